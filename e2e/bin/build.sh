@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds kube-apiserver and etcd from their Go modules (Go module proxy only) and
+# caches them under ~/.cache/hco-operator/e2e-bin/<component>-<version>/.
+# A wrapper module is needed because k8s.io/kubernetes and etcd's server module
+# replace their sibling modules with relative paths, which `go install pkg@v` refuses.
+set -euo pipefail
+
+K8S_VERSION="${K8S_VERSION:-v1.34.4}"
+ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
+CACHE="${HCO_E2E_CACHE:-$HOME/.cache/hco-operator/e2e-bin}"
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
+export CGO_ENABLED=0
+
+log() { printf '[e2e-build] %s\n' "$*" >&2; }
+
+# wrapper_module DIR MODULE VERSION: a go.mod requiring MODULE@VERSION and
+# re-pointing each of its relative replaces at the published module of the same version line.
+wrapper_module() {
+  local dir="$1" module="$2" version="$3"
+  mkdir -p "$dir"
+  cd "$dir"
+  rm -f go.mod go.sum
+  go mod init hco-operator-e2e-wrapper >/dev/null 2>&1
+  go mod edit -require="$module@$version"
+  go mod download "$module@$version"
+  local modfile
+  modfile=$(go mod download -json "$module@$version" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  # Copy the upstream go version / toolchain and every require, then map local replaces.
+  local upstream_go
+  upstream_go=$(go mod edit -json "$modfile" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("Go",""))')
+  [ -n "$upstream_go" ] && go mod edit -go="$upstream_go"
+  go mod edit -json "$modfile" >upstream-mod.json
+  python3 - "$module" "$version" >replaces.txt <<'PY'
+import json, sys
+mod = json.load(open("upstream-mod.json"))
+module, version = sys.argv[1], sys.argv[2]
+for r in mod.get("Replace") or []:
+    old = r["Old"]["Path"]; new = r["New"]
+    if new.get("Version"):
+        print(f"{old}={new['Path']}@{new['Version']}")
+        continue
+    # relative path: a staging/sibling module published on its own
+    if module == "k8s.io/kubernetes":
+        # v1.34.4 -> v0.34.4
+        print(f"{old}={old}@v0{version[2:]}")
+    elif old.startswith(module.split("/server/")[0] + "/") and old.endswith("/v3"):
+        # etcd's sibling modules (api/v3, client/v3, pkg/v3 ...) share its version
+        print(f"{old}={old}@{version}")
+PY
+  while IFS= read -r line; do go mod edit -replace="$line"; done <replaces.txt
+}
+
+build_one() {
+  local name="$1" module="$2" version="$3" pkg="$4"
+  local out="$CACHE/$name-$version/$name"
+  if [ -x "$out" ]; then log "$name $version cached at $out"; return; fi
+  local start=$(date +%s)
+  log "building $name $version (first build takes many minutes)"
+  local work="$CACHE/.work/$name-$version"
+  ( wrapper_module "$work" "$module" "$version"
+    cd "$work"
+    go get "$pkg@$version"
+    mkdir -p "$(dirname "$out")"
+    go build -trimpath -ldflags='-s -w' -o "$out.tmp" "$pkg"
+    mv "$out.tmp" "$out" )
+  log "built $name $version in $(( $(date +%s) - start )) s"
+}
+
+build_one etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/v3
+build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver
+echo "$CACHE/etcd-$ETCD_VERSION/etcd"
+echo "$CACHE/kube-apiserver-$K8S_VERSION/kube-apiserver"

@@ -1,0 +1,34 @@
+package io.kubevirt.hco.components;
+
+import java.util.Map;
+import java.util.function.BiFunction;
+
+import io.kubevirt.hco.api.v1beta1.HyperConvergedSpec;
+import io.kubevirt.hco.core.ObservationEvidence;
+
+/**
+ * Everything the operator knows about one component, as data: where its CR lives, how to read its
+ * status, what proves it saw the spec, which env var names its expected version, and how its spec
+ * follows from the HyperConverged spec. Adding a component is adding one of these.
+ *
+ * @param observedVersionField status field holding the version the component runs
+ * @param targetVersionField status field holding the version it is moving to; null if it reports none
+ * @param pausedField status field that, when true, means the component stopped reconciling; null if none
+ */
+public record ComponentDescriptor(String name, String group, String version, String kind, String plural,
+        String crName, boolean namespaced, String versionEnv, String observedVersionField, String targetVersionField,
+        String pausedField, ObservationEvidence evidence,
+        BiFunction<HyperConvergedSpec, SpecContext, Map<String, Object>> specFunction) {
+
+    public String apiVersion() {
+        return group + "/" + version;
+    }
+
+    public Map<String, Object> desiredSpec(HyperConvergedSpec spec, SpecContext context) {
+        return specFunction.apply(spec, context);
+    }
+
+    /** Facts from the environment that specs depend on. */
+    public record SpecContext(String operatorNamespace) {
+    }
+}

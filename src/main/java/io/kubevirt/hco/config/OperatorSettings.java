@@ -1,0 +1,58 @@
+package io.kubevirt.hco.config;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+/** All runtime settings; see the README's configuration table. Environment variables map onto these keys. */
+@ConfigMapping(prefix = "hco")
+public interface OperatorSettings {
+
+    /** The namespace the operator runs in; the HyperConverged singleton and namespaced component CRs live there. */
+    String namespace();
+
+    /** This operator's version (OPERATOR_VERSION, or upstream's HCO_KV_IO_VERSION). */
+    @WithName("operator-version")
+    Optional<String> operatorVersion();
+
+    /** The OperatorCondition to write (OPERATOR_CONDITION_NAME, injected by OLM); absent means no OLM. */
+    @WithName("operator-condition-name")
+    Optional<String> operatorConditionName();
+
+    Gate gate();
+
+    interface Gate {
+        /** How long everything must hold before Upgradeable turns True. */
+        @WithDefault("5s")
+        Duration stabilizationWindow();
+
+        /** operator-condition | readiness | auto */
+        @WithDefault("auto")
+        GateMode mode();
+
+        /** How often the gate is re-checked while no HyperConverged exists (no reconcile runs then). */
+        @WithDefault("10s")
+        Duration idlePollInterval();
+
+        /** How soon a failed OperatorCondition write is retried. */
+        @WithDefault("2s")
+        Duration writeRetryInterval();
+    }
+
+    enum GateMode {
+        OPERATOR_CONDITION,
+        READINESS,
+        AUTO;
+
+        /** AUTO picks the OperatorCondition when OLM injected its name, else readiness. */
+        public GateMode resolve(boolean operatorConditionNamed) {
+            if (this != AUTO) {
+                return this;
+            }
+            return operatorConditionNamed ? OPERATOR_CONDITION : READINESS;
+        }
+    }
+}

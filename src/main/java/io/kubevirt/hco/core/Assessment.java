@@ -1,0 +1,22 @@
+package io.kubevirt.hco.core;
+
+import java.util.List;
+
+/**
+ * The gate's verdict on one snapshot, before the stabilization window is applied.
+ *
+ * @param reason the headline reason; open reasons still have to last for the window
+ * @param blockers every blocker found, component blockers included, in descriptor order
+ * @param componentsConverged every component converged at its expected version (the upgrade may be recorded)
+ */
+public record Assessment(GateReason reason, String message, List<Blocker> blockers, UpgradeState upgrade,
+        boolean componentsConverged) {
+
+    public Assessment {
+        blockers = List.copyOf(blockers);
+    }
+
+    public boolean open() {
+        return reason.opensGate();
+    }
+}

@@ -1,0 +1,94 @@
+package io.kubevirt.hco.gate;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.core.HyperConvergedObservation;
+import io.kubevirt.hco.reconciler.StackSnapshots;
+
+/**
+ * The gate while no HyperConverged exists. No reconcile runs then (there is no primary), yet OLM
+ * must read something true: "nothing installed" (open) or "component CRs left without their
+ * HyperConverged" (closed). Checked with fresh reads every idle-poll-interval, by the leader only.
+ */
+@ApplicationScoped
+public class AbsentStackWatcher {
+
+    private static final Logger LOG = Logger.getLogger(AbsentStackWatcher.class);
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    OperatorSettings settings;
+
+    @Inject
+    GateService gate;
+
+    @Inject
+    StackSnapshots snapshots;
+
+    private ScheduledExecutorService timer;
+
+    void start() {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hco-absent-stack");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = settings.gate().idlePollInterval().toMillis();
+        timer.scheduleWithFixedDelay(this::checkSafely, Math.min(every, 1000), every, TimeUnit.MILLISECONDS);
+    }
+
+    void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    private void checkSafely() {
+        try {
+            check();
+        } catch (RuntimeException e) {
+            LOG.debugf("absent-stack check failed (will retry): %s", e.getMessage());
+        }
+    }
+
+    /** Evaluates the gate when the HyperConverged is absent; returns whether it did. */
+    public boolean check() {
+        if (!gate.leader()) {
+            return false;
+        }
+        long seen = gate.publications();
+        HyperConverged hco = client.resources(HyperConverged.class).inNamespace(settings.namespace())
+                .withName(HyperConverged.SINGLETON_NAME).get();
+        if (hco != null) {
+            return false;
+        }
+        java.util.Map<ComponentDescriptor, java.util.Optional<GenericKubernetesResource>> fresh = new java.util.HashMap<>();
+        for (ComponentDescriptor d : snapshots.components()) {
+            fresh.put(d, java.util.Optional.ofNullable(fetch(d)));
+        }
+        // every component was just read fresh from the API server: that is a full pass of this process
+        gate.fullReconcileDone();
+        GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), d -> fresh.get(d).orElse(null), null);
+        return gate.evaluateIfQuiet(seen, input) != null;
+    }
+
+    private GenericKubernetesResource fetch(ComponentDescriptor d) {
+        var all = client.genericKubernetesResources(d.apiVersion(), d.kind());
+        return (d.namespaced() ? all.inNamespace(settings.namespace()) : all).withName(d.crName()).get();
+    }
+}

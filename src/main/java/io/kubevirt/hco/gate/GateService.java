@@ -1,0 +1,206 @@
+package io.kubevirt.hco.gate;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.Assessment;
+import io.kubevirt.hco.core.GateDecision;
+import io.kubevirt.hco.core.GateEvaluator;
+import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.core.GateReason;
+import io.kubevirt.hco.core.Stabilizer;
+import io.kubevirt.hco.core.WriteRecord;
+import io.kubevirt.hco.observability.GateEvents;
+import io.kubevirt.hco.observability.GateMetrics;
+
+/**
+ * The shell around the pure gate: keeps the little state a decision needs between snapshots
+ * (stabilization start, this process's writes, leadership, first full reconcile) and publishes
+ * each decision to OLM, metrics and events. All of its state is process-local on purpose: losing
+ * it only closes the gate (Initializing) until the next full reconcile.
+ */
+@ApplicationScoped
+public class GateService {
+
+    private static final Logger LOG = Logger.getLogger(GateService.class);
+
+    @Inject
+    OperatorSettings settings;
+
+    @Inject
+    OperatorConditionWriter writer;
+
+    @Inject
+    GateMetrics metrics;
+
+    @Inject
+    GateEvents events;
+
+    Clock clock = Clock.systemUTC();
+
+    private final Map<String, WriteRecord> lastWrites = new ConcurrentHashMap<>();
+    private volatile boolean fullReconcileDone;
+    private volatile boolean leader;
+    private volatile boolean held;
+    private Instant openSince;
+    private volatile GateDecision current;
+    private volatile Instant currentSince;
+    private volatile GateInput currentInput;
+    private volatile boolean written;
+    private long publications;
+
+    public String operatorVersion() {
+        return settings.operatorVersion().filter(v -> !v.isBlank()).orElse(null);
+    }
+
+    public Instant now() {
+        return clock.instant();
+    }
+
+    /**
+     * Closes the gate before anything else is written. Returns whether it succeeded; until it has,
+     * readiness stays DOWN and no True is ever written.
+     */
+    public synchronized boolean holdAtStartup() {
+        if (held) {
+            return true;
+        }
+        try {
+            writer.write(false, GateReason.Initializing.name(),
+                    "operator version " + operatorVersion() + " is starting; the gate stays closed until its first full reconcile");
+            held = true;
+            LOG.infof("gate held: Upgradeable=False/Initializing written%s",
+                    writer.enabled() ? " to OperatorCondition " + writer.name().orElseThrow() : " (no OLM: no-op)");
+        } catch (RuntimeException e) {
+            metrics.operatorConditionWriteFailed();
+            LOG.warnf("could not hold the gate at start-up yet: %s", e.getMessage());
+        }
+        return held;
+    }
+
+    public boolean held() {
+        return held;
+    }
+
+    public void leadership(boolean isLeader) {
+        this.leader = isLeader;
+    }
+
+    public boolean leader() {
+        return leader;
+    }
+
+    public void fullReconcileDone() {
+        fullReconcileDone = true;
+    }
+
+    public boolean isFullReconcileDone() {
+        return fullReconcileDone;
+    }
+
+    public void recordWrite(String component, WriteRecord write) {
+        lastWrites.put(component, write);
+    }
+
+    public WriteRecord lastWrite(String component) {
+        return lastWrites.get(component);
+    }
+
+    /** Decides on one snapshot and publishes the decision, as one step. */
+    public synchronized GateDecision evaluate(GateInput input, HasMetadata eventTarget) {
+        GateDecision decision = decide(input);
+        publish(input, decision, eventTarget);
+        return decision;
+    }
+
+    /**
+     * Like {@link #evaluate}, but only if nothing was published since {@code seenPublications}: a
+     * snapshot read outside the reconciler must not overwrite a newer decision of the reconciler.
+     */
+    public synchronized GateDecision evaluateIfQuiet(long seenPublications, GateInput input) {
+        if (publications != seenPublications) {
+            return null;
+        }
+        return evaluate(input, null);
+    }
+
+    public synchronized long publications() {
+        return publications;
+    }
+
+    /** Decides on one snapshot, applying the stabilization window; does not publish. */
+    synchronized GateDecision decide(GateInput input) {
+        Assessment assessment = GateEvaluator.assess(input);
+        GateDecision decision = Stabilizer.decide(assessment, openSince, settings.gate().stabilizationWindow(),
+                input.now());
+        openSince = decision.openSince();
+        return decision;
+    }
+
+    /**
+     * Publishes a decision: OperatorCondition (leader only, and True only once the gate was held),
+     * metrics, and a log line plus Event on transition. A failed write is counted and retried by the
+     * caller's next evaluation; it never opens anything.
+     */
+    synchronized void publish(GateInput input, GateDecision decision, HasMetadata eventTarget) {
+        publications++;
+        metrics.record(input, decision);
+        boolean transition = current == null || current.upgradeable() != decision.upgradeable()
+                || current.reason() != decision.reason();
+        if (transition) {
+            events.transition(current, decision, eventTarget);
+            metrics.transition(decision.reason(), decision.upgradeable());
+            currentSince = input.now();
+        }
+        current = decision;
+        currentInput = input;
+        if (!leader) {
+            return;
+        }
+        try {
+            if (decision.upgradeable() && !held) {
+                // the first write of a process is always a closing one (DESIGN §3)
+                writer.write(false, GateReason.Initializing.name(), "the gate is being taken by version " + operatorVersion());
+                held = true;
+                written = false;
+                return;
+            }
+            // always through the writer: it compares with the live object, so a stray write by
+            // another replica or by hand is corrected on the next evaluation
+            writer.write(decision.upgradeable(), decision.reason().name(), decision.message());
+            held = true;
+            written = true;
+        } catch (RuntimeException e) {
+            written = false;
+            metrics.operatorConditionWriteFailed();
+            LOG.warnf("OperatorCondition write failed (OLM keeps reading the previous value, or none): %s",
+                    e.getMessage());
+        }
+    }
+
+    public GateDecision current() {
+        return current;
+    }
+
+    public Instant currentSince() {
+        return currentSince;
+    }
+
+    public GateInput currentInput() {
+        return currentInput;
+    }
+
+    /** Whether the last publish reached OLM; false means the next evaluation must write again. */
+    public boolean writtenToOlm() {
+        return written;
+    }
+}

@@ -1,0 +1,57 @@
+package io.kubevirt.hco.health;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.config.OperatorSettings.GateMode;
+import io.kubevirt.hco.core.GateDecision;
+import io.kubevirt.hco.gate.GateService;
+import io.kubevirt.hco.gate.OperatorConditionWriter;
+
+/**
+ * Readiness: UP once the gate is held (Initializing written), so OLM cannot count this CSV as
+ * installed before it can stop the next upgrade. In readiness gate mode (OLM without
+ * OperatorCondition) it is also DOWN while an upgrade or install is in progress. The informers'
+ * sync is reported by the operator SDK's own readiness check next to this one.
+ */
+@Readiness
+@ApplicationScoped
+public class GateReadinessCheck implements HealthCheck {
+
+    @Inject
+    GateService gate;
+
+    @Inject
+    OperatorSettings settings;
+
+    @Inject
+    OperatorConditionWriter writer;
+
+    @Override
+    public HealthCheckResponse call() {
+        GateMode mode = settings.gate().mode().resolve(writer.enabled());
+        GateDecision decision = gate.current();
+        var response = HealthCheckResponse.named("hco-upgrade-gate")
+                .withData("mode", mode.name())
+                .withData("held", gate.held())
+                .withData("upgradeable", decision != null && decision.upgradeable())
+                .withData("reason", decision == null ? "none yet" : decision.reason().name());
+        if (!gate.held()) {
+            return response.withData("message", "Upgradeable=False/Initializing not written yet").down().build();
+        }
+        if (mode == GateMode.READINESS) {
+            boolean inProgress = decision == null || !gate.isFullReconcileDone()
+                    || decision.assessment().upgrade().inProgress() && gate.currentInput().hyperConverged().present();
+            if (inProgress) {
+                return response.withData("message", "readiness gate mode: an upgrade or install is in progress").down()
+                        .build();
+            }
+        }
+        return response.up().build();
+    }
+}

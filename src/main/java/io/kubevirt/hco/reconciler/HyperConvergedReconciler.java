@@ -1,0 +1,197 @@
+package io.kubevirt.hco.reconciler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.kubevirt.hco.api.v1beta1.GateBlocker;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.api.v1beta1.HyperConvergedStatus;
+import io.kubevirt.hco.api.v1beta1.StatusCondition;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentDescriptor.SpecContext;
+import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.GateDecision;
+import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.core.StackConditions;
+import io.kubevirt.hco.gate.GateService;
+
+/**
+ * Reconciles the HyperConverged singleton: applies the component specs it implies, takes the gate
+ * decision on the resulting snapshot, and writes status and gate. Woken by the HyperConverged,
+ * by any component CR, by the stabilization timer, and at least every minute.
+ */
+@ControllerConfiguration(name = HyperConvergedReconciler.NAME,
+        maxReconciliationInterval = @MaxReconciliationInterval(interval = 60))
+public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {
+
+    public static final String NAME = "hyperconverged";
+    private static final Logger LOG = Logger.getLogger(HyperConvergedReconciler.class);
+    /** After recording a version, look again at once: the record is now in the cluster. */
+    static final Duration AFTER_RECORD = Duration.ofMillis(200);
+    static final Duration DELETION_RECHECK = Duration.ofSeconds(2);
+
+    @Inject
+    OperatorSettings settings;
+
+    @Inject
+    GateService gate;
+
+    @Inject
+    ComponentWriter componentWriter;
+
+    @Inject
+    StackSnapshots snapshots;
+
+    @Inject
+    HyperConvergedStatusWriter statusWriter;
+
+    @Override
+    public List<EventSource<?, HyperConverged>> prepareEventSources(EventSourceContext<HyperConverged> context) {
+        String namespace = settings.namespace();
+        ResourceID singleton = new ResourceID(HyperConverged.SINGLETON_NAME, namespace);
+        List<EventSource<?, HyperConverged>> sources = new ArrayList<>();
+        for (ComponentDescriptor d : snapshots.components()) {
+            var config = InformerEventSourceConfiguration
+                    .from(new GroupVersionKind(d.group(), d.version(), d.kind()), HyperConverged.class)
+                    .withName(d.name())
+                    .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
+            config = d.namespaced() ? config.withNamespaces(namespace) : config.withWatchAllNamespaces();
+            sources.add(new InformerEventSource<>(config.build(), context));
+        }
+        return sources;
+    }
+
+    @Override
+    public UpdateControl<HyperConverged> reconcile(HyperConverged hco, Context<HyperConverged> context) {
+        if (!isSingleton(hco)) {
+            rejectInvalid(hco);
+            return UpdateControl.noUpdate();
+        }
+        String namespace = settings.namespace();
+        RuntimeException failure = null;
+        Long applied = null;
+        try {
+            for (ComponentDescriptor d : snapshots.components()) {
+                var written = componentWriter.apply(d, cached(context, d),
+                        d.desiredSpec(hco.getSpec(), new SpecContext(namespace)), namespace, owner());
+                if (written != null) {
+                    gate.recordWrite(d.name(), written);
+                }
+            }
+            applied = hco.getMetadata().getGeneration();
+            gate.fullReconcileDone();
+        } catch (RuntimeException e) {
+            failure = e;
+            LOG.warnf("applying component specs failed: %s", e.getMessage());
+        }
+        GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d),
+                failure == null ? null : "applying component specs failed: " + failure.getMessage());
+        GateDecision decision = gate.evaluate(input, hco);
+
+        String recorded = StackSnapshots.recordedVersion(hco);
+        boolean recordNow = failure == null && decision.assessment().componentsConverged()
+                && gate.operatorVersion() != null && !Objects.equals(recorded, gate.operatorVersion());
+        if (recordNow) {
+            LOG.infof("every component converged: recording operator version %s (was %s)", gate.operatorVersion(),
+                    recorded);
+            recorded = gate.operatorVersion();
+        }
+        Long observedGeneration = applied != null ? applied
+                : hco.getStatus() == null ? null : hco.getStatus().observedGeneration;
+        HyperConvergedStatus status = statusWriter.desired(hco, StackConditions.summarize(input, decision), recorded,
+                observedGeneration, blockers(decision), snapshots.components(), namespace);
+        statusWriter.write(hco, status);
+        if (failure != null) {
+            throw failure;
+        }
+        if (recordNow) {
+            return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(AFTER_RECORD);
+        }
+        if (decision.recheckAfter() != null) {
+            return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(decision.recheckAfter().plusMillis(20));
+        }
+        return UpdateControl.noUpdate();
+    }
+
+    @Override
+    public DeleteControl cleanup(HyperConverged hco, Context<HyperConverged> context) {
+        if (!isSingleton(hco)) {
+            return DeleteControl.defaultDelete();
+        }
+        boolean remaining = false;
+        for (ComponentDescriptor d : snapshots.components()) {
+            if (cached(context, d) != null) {
+                componentWriter.delete(d, settings.namespace());
+                remaining = true;
+            }
+        }
+        GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, hco.getMetadata().getGeneration()),
+                d -> cached(context, d), null);
+        gate.evaluate(input, hco);
+        if (remaining) {
+            LOG.infof("HyperConverged is being deleted: waiting for the component CRs to be removed");
+            return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
+        }
+        return DeleteControl.defaultDelete();
+    }
+
+    private boolean isSingleton(HyperConverged hco) {
+        return HyperConverged.SINGLETON_NAME.equals(hco.getMetadata().getName())
+                && settings.namespace().equals(hco.getMetadata().getNamespace());
+    }
+
+    private String owner() {
+        return settings.namespace() + "." + HyperConverged.SINGLETON_NAME;
+    }
+
+    private void rejectInvalid(HyperConverged hco) {
+        String message = "only the HyperConverged named " + HyperConverged.SINGLETON_NAME + " in namespace "
+                + settings.namespace() + " is reconciled; " + hco.getMetadata().getNamespace() + "/"
+                + hco.getMetadata().getName() + " is ignored and nothing was created for it: delete it, and create "
+                + settings.namespace() + "/" + HyperConverged.SINGLETON_NAME + " instead";
+        HyperConvergedStatus status = new HyperConvergedStatus();
+        StatusCondition previous = hco.getStatus() == null ? null
+                : hco.getStatus().conditions.stream().filter(c -> StackConditions.RECONCILE_COMPLETE.equals(c.type))
+                        .findFirst().orElse(null);
+        String since = previous != null && "False".equals(previous.status) ? previous.lastTransitionTime
+                : java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        status.conditions.add(new StatusCondition(StackConditions.RECONCILE_COMPLETE, "False", "InvalidRequest", message,
+                hco.getMetadata().getGeneration(), since));
+        LOG.warnf("rejected HyperConverged %s/%s: %s", hco.getMetadata().getNamespace(), hco.getMetadata().getName(),
+                message);
+        statusWriter.write(hco, status);
+    }
+
+    @SuppressWarnings("unchecked")
+    private GenericKubernetesResource cached(Context<HyperConverged> context, ComponentDescriptor d) {
+        var source = (InformerEventSource<GenericKubernetesResource, HyperConverged>) context.eventSourceRetriever()
+                .getEventSourceFor(GenericKubernetesResource.class, d.name());
+        return source.get(new ResourceID(d.crName(), d.namespaced() ? settings.namespace() : null)).orElse(null);
+    }
+
+    private static List<GateBlocker> blockers(GateDecision decision) {
+        return decision.blockers().stream().map(b -> new GateBlocker(b.subject(), b.reason().name(), b.message()))
+                .toList();
+    }
+}

@@ -1,0 +1,78 @@
+package io.kubevirt.hco.reconciler;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.api.v1beta1.GateBlocker;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.api.v1beta1.HyperConvergedStatus;
+import io.kubevirt.hco.api.v1beta1.RecordedVersion;
+import io.kubevirt.hco.api.v1beta1.RelatedObject;
+import io.kubevirt.hco.api.v1beta1.StatusCondition;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.SpecJson;
+import io.kubevirt.hco.core.Condition;
+
+/**
+ * Writes the HyperConverged status: conditions (lastTransitionTime kept unless the status flips),
+ * the upgrade record, blockers and related objects. Sends a merge patch of the status alone, and
+ * only when it differs from what is there, so a steady-state reconcile writes nothing.
+ */
+@ApplicationScoped
+public class HyperConvergedStatusWriter {
+
+    /** Keeps kubectl output readable; the explain endpoint has the full list. */
+    static final int MAX_BLOCKERS = 10;
+
+    @Inject
+    KubernetesClient client;
+
+    /** Builds the status a HyperConverged should have; {@code recordedVersion} null keeps no record. */
+    public HyperConvergedStatus desired(HyperConverged hco, List<Condition> conditions, String recordedVersion,
+            Long observedGeneration, List<GateBlocker> blockers, List<ComponentDescriptor> components, String namespace) {
+        HyperConvergedStatus old = hco.getStatus() == null ? new HyperConvergedStatus() : hco.getStatus();
+        HyperConvergedStatus next = new HyperConvergedStatus();
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        for (Condition c : conditions) {
+            StatusCondition previous = old.conditions == null ? null
+                    : old.conditions.stream().filter(p -> c.type().equals(p.type)).findFirst().orElse(null);
+            String transition = previous != null && Objects.equals(previous.status, c.status())
+                    && previous.lastTransitionTime != null ? previous.lastTransitionTime : now;
+            next.conditions.add(new StatusCondition(c.type(), c.status(), c.reason(), c.message(),
+                    hco.getMetadata().getGeneration(), transition));
+        }
+        next.versions = new ArrayList<>();
+        if (recordedVersion != null) {
+            next.versions.add(new RecordedVersion(StackSnapshots.OPERATOR_VERSION_RECORD, recordedVersion));
+        }
+        next.observedGeneration = observedGeneration;
+        next.blockers = new ArrayList<>(blockers.subList(0, Math.min(MAX_BLOCKERS, blockers.size())));
+        for (ComponentDescriptor d : components) {
+            next.relatedObjects.add(new RelatedObject(d.apiVersion(), d.kind(), d.crName(), d.namespaced() ? namespace : null));
+        }
+        return next;
+    }
+
+    /** @return whether a write was made */
+    public boolean write(HyperConverged hco, HyperConvergedStatus status) {
+        if (hco.getStatus() != null && SpecJson.sameJson(hco.getStatus(), status)) {
+            return false;
+        }
+        HyperConverged patch = new HyperConverged();
+        patch.setMetadata(new ObjectMetaBuilder().withName(hco.getMetadata().getName())
+                .withNamespace(hco.getMetadata().getNamespace()).build());
+        patch.setStatus(status);
+        HyperConverged written = client.resources(HyperConverged.class).inNamespace(hco.getMetadata().getNamespace())
+                .resource(patch).patchStatus();
+        hco.setStatus(written.getStatus());
+        return true;
+    }
+}

@@ -1,0 +1,75 @@
+package io.kubevirt.hco.reconciler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.api.v1beta1.RecordedVersion;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ObservationReader;
+import io.kubevirt.hco.core.ComponentExpectation;
+import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.core.HyperConvergedObservation;
+import io.kubevirt.hco.gate.GateService;
+
+/** Turns what the caches (or fresh reads) show into the immutable {@link GateInput} the core decides on. */
+@ApplicationScoped
+public class StackSnapshots {
+
+    public static final String OPERATOR_VERSION_RECORD = "operator";
+
+    @Inject
+    GateService gate;
+
+    public List<ComponentDescriptor> components() {
+        return ComponentCatalog.ALL;
+    }
+
+    public GateInput snapshot(HyperConvergedObservation hco, Function<ComponentDescriptor, GenericKubernetesResource> lookup,
+            String evaluationError) {
+        List<GateInput.Component> components = new ArrayList<>();
+        for (ComponentDescriptor d : components()) {
+            components.add(new GateInput.Component(expectation(d), ObservationReader.read(d, lookup.apply(d))));
+        }
+        return new GateInput(gate.now(), gate.operatorVersion(), gate.isFullReconcileDone(), gate.leader(), hco,
+                components, evaluationError);
+    }
+
+    public ComponentExpectation expectation(ComponentDescriptor d) {
+        return new ComponentExpectation(d.name(), expectedVersion(d), d.evidence(), d.targetVersionField() != null,
+                gate.lastWrite(d.name()));
+    }
+
+    public static String expectedVersion(ComponentDescriptor d) {
+        return ConfigProvider.getConfig().getOptionalValue(d.versionEnv(), String.class).filter(v -> !v.isBlank())
+                .orElse(null);
+    }
+
+    /**
+     * @param appliedGeneration the generation whose spec this pass applied to the components (null: none)
+     */
+    public static HyperConvergedObservation observe(HyperConverged hco, Long appliedGeneration) {
+        if (hco == null) {
+            return HyperConvergedObservation.absent();
+        }
+        Long generation = hco.getMetadata().getGeneration();
+        return new HyperConvergedObservation(true, hco.getMetadata().getDeletionTimestamp() != null,
+                generation == null ? 0 : generation, appliedGeneration, recordedVersion(hco));
+    }
+
+    public static String recordedVersion(HyperConverged hco) {
+        if (hco.getStatus() == null || hco.getStatus().versions == null) {
+            return null;
+        }
+        return hco.getStatus().versions.stream().filter(v -> OPERATOR_VERSION_RECORD.equals(v.name))
+                .map((RecordedVersion v) -> v.version).findFirst().orElse(null);
+    }
+}
