@@ -24,6 +24,18 @@ public interface OperatorSettings {
 
     Gate gate();
 
+    @WithName("leader-election")
+    LeaderElection leaderElection();
+
+    interface LeaderElection {
+        /** Build-time in effect: decides whether the Lease-based election bean exists at all. */
+        @WithDefault("true")
+        boolean enabled();
+
+        @WithDefault("hco-operator-lock")
+        String leaseName();
+    }
+
     interface Gate {
         /** How long everything must hold before Upgradeable turns True. */
         @WithDefault("5s")

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.HyperConvergedObservation;
@@ -88,7 +89,6 @@ public class AbsentStackWatcher {
     }
 
     private GenericKubernetesResource fetch(ComponentDescriptor d) {
-        var all = client.genericKubernetesResources(d.apiVersion(), d.kind());
-        return (d.namespaced() ? all.inNamespace(settings.namespace()) : all).withName(d.crName()).get();
+        return ComponentResources.managed(client, d, settings.namespace()).get();
     }
 }

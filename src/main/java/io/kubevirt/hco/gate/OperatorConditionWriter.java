@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kubevirt.hco.config.OperatorSettings;
 
 /**
@@ -31,6 +32,10 @@ public class OperatorConditionWriter {
     public static final String API_VERSION = "operators.coreos.com/v2";
     public static final String KIND = "OperatorCondition";
     static final int ATTEMPTS = 3;
+    /** Given in full so that no discovery is needed (OLM's CRD may be registered after we start). */
+    public static final ResourceDefinitionContext DEFINITION = new ResourceDefinitionContext.Builder()
+            .withGroup("operators.coreos.com").withVersion("v2").withKind(KIND).withPlural("operatorconditions")
+            .withNamespaced(true).build();
 
     @Inject
     KubernetesClient client;
@@ -57,7 +62,7 @@ public class OperatorConditionWriter {
         String name = name().orElseThrow();
         KubernetesClientException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            var handle = client.genericKubernetesResources(API_VERSION, KIND).inNamespace(settings.namespace())
+            var handle = client.genericKubernetesResources(DEFINITION).inNamespace(settings.namespace())
                     .withName(name);
             GenericKubernetesResource current = handle.get();
             if (current == null) {
@@ -68,7 +73,7 @@ public class OperatorConditionWriter {
                 return true;
             }
             try {
-                client.genericKubernetesResources(API_VERSION, KIND).inNamespace(settings.namespace())
+                client.genericKubernetesResources(DEFINITION).inNamespace(settings.namespace())
                         .resource(current).update();
                 return true;
             } catch (KubernetesClientException e) {

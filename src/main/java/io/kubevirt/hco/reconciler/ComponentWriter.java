@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.components.SpecJson;
 import io.kubevirt.hco.core.WriteRecord;
@@ -63,18 +64,23 @@ public class ComponentWriter {
             LOG.warnf("%s %s: its spec was changed outside the HyperConverged; reverting it (edit the HyperConverged instead)",
                     d.kind(), d.crName());
         }
-        GenericKubernetesResource updated = resources(d, namespace).resource(current).edit(cr -> {
-            cr.getMetadata().setLabels(withOwnership(cr.getMetadata().getLabels(), owner));
-            Map<String, String> annotations = new LinkedHashMap<>(
-                    cr.getMetadata().getAnnotations() == null ? Map.of() : cr.getMetadata().getAnnotations());
-            if (!specMatches || annotations.get(ObservationReader.SPEC_APPLIED_AT) == null) {
-                annotations.put(ObservationReader.SPEC_APPLIED_AT, Instant.now().toString());
-            }
-            annotations.put(SPEC_HASH, hash);
-            cr.getMetadata().setAnnotations(annotations);
-            cr.getAdditionalProperties().put("spec", desired);
-            return cr;
-        });
+        // a plain update carrying the cached resourceVersion: if the CR changed since, the API server
+        // answers 409 and the reconcile is retried on fresh data instead of overwriting blindly
+        GenericKubernetesResource cr = new GenericKubernetesResource();
+        cr.setApiVersion(current.getApiVersion());
+        cr.setKind(current.getKind());
+        cr.setMetadata(new ObjectMetaBuilder(current.getMetadata()).build());
+        cr.getMetadata().setLabels(withOwnership(cr.getMetadata().getLabels(), owner));
+        Map<String, String> annotations = new LinkedHashMap<>(
+                cr.getMetadata().getAnnotations() == null ? Map.of() : cr.getMetadata().getAnnotations());
+        if (!specMatches || annotations.get(ObservationReader.SPEC_APPLIED_AT) == null) {
+            annotations.put(ObservationReader.SPEC_APPLIED_AT, Instant.now().toString());
+        }
+        annotations.put(SPEC_HASH, hash);
+        cr.getMetadata().setAnnotations(annotations);
+        cr.getAdditionalProperties().putAll(current.getAdditionalProperties());
+        cr.getAdditionalProperties().put("spec", desired);
+        GenericKubernetesResource updated = resources(d, namespace).resource(cr).update();
         LOG.infof("updated %s %s (%s)", d.kind(), d.crName(), specMatches ? "labels" : "spec");
         return record(updated);
     }
@@ -98,8 +104,7 @@ public class ComponentWriter {
 
     private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> resources(
             ComponentDescriptor d, String namespace) {
-        var all = client.genericKubernetesResources(d.apiVersion(), d.kind());
-        return d.namespaced() ? all.inNamespace(namespace) : all;
+        return ComponentResources.of(client, d, namespace);
     }
 
     private static Map<String, String> withOwnership(Map<String, String> labels, String owner) {

@@ -21,6 +21,7 @@ import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.GroupVersionKindPlural;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -73,7 +74,8 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         List<EventSource<?, HyperConverged>> sources = new ArrayList<>();
         for (ComponentDescriptor d : snapshots.components()) {
             var config = InformerEventSourceConfiguration
-                    .from(new GroupVersionKind(d.group(), d.version(), d.kind()), HyperConverged.class)
+                    .from(GroupVersionKindPlural.gvkWithPlural(new GroupVersionKind(d.group(), d.version(), d.kind()),
+                            d.plural()), HyperConverged.class)
                     .withName(d.name())
                     .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
             config = d.namespaced() ? config.withNamespaces(namespace) : config.withWatchAllNamespaces();

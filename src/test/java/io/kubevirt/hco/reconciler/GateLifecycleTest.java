@@ -1,0 +1,149 @@
+package io.kubevirt.hco.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.simulator.Cluster;
+import io.kubevirt.hco.simulator.ComponentSimulator;
+import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+
+/**
+ * The operator against the Kubernetes test server (CRUD mode) with the simulator playing the
+ * component operators. Methods run in order: they walk one stack through its life.
+ */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true, setup = OlmInstalledOperator.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GateLifecycleTest {
+
+    static final String NS = "kubevirt-hyperconverged";
+    static final String OC = "hco-operator.v1.0.0";
+    static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    @Inject
+    KubernetesClient client;
+
+    Cluster cluster;
+    ComponentSimulator simulator;
+
+    @BeforeEach
+    void setUp() {
+        cluster = new Cluster(client, NS);
+        simulator = new ComponentSimulator(client, NS, "1.0.0");
+    }
+
+    @AfterEach
+    void tearDown() {
+        simulator.close();
+    }
+
+    @Test
+    @Order(1)
+    void startsWithTheGateHeldAndOpensWhenNothingIsInstalled() {
+        await().atMost(PATIENCE).until(() -> cluster.upgradeable(OC) != null);
+        // with no HyperConverged and no component CR there is nothing to interrupt
+        await().atMost(PATIENCE).until(() -> "NoStackInstalled".equals(cluster.upgradeable(OC).get("reason")));
+        assertThat(cluster.upgradeable(OC).get("status")).isEqualTo("True");
+    }
+
+    @Test
+    @Order(2)
+    void aHyperConvergedWithAnotherNameIsRejectedAndNothingIsCreated() {
+        cluster.createHyperConverged("not-the-singleton");
+        await().atMost(PATIENCE).until(() -> cluster.hcoCondition("not-the-singleton", "ReconcileComplete") != null);
+        var condition = cluster.hcoCondition("not-the-singleton", "ReconcileComplete");
+        assertThat(condition.status).isEqualTo("False");
+        assertThat(condition.reason).isEqualTo("InvalidRequest");
+        assertThat(condition.message).contains("kubevirt-hyperconverged").contains(NS);
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            assertThat(cluster.component(d)).as(d.name()).isNull();
+        }
+        client.resources(HyperConverged.class).inNamespace(NS).withName("not-the-singleton").delete();
+    }
+
+    @Test
+    @Order(3)
+    void aSilentComponentKeepsTheGateClosedUntilItReports() {
+        cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
+        await().atMost(PATIENCE).until(() -> ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) != null));
+        simulator.behave("KubeVirt", Behaviour.SILENT);
+        simulator.start(200);
+        await().atMost(PATIENCE).until(() -> blockedBy("ComponentNotReporting", "KubeVirt"));
+        assertThat(cluster.upgradeable(OC).get("status")).isEqualTo("False");
+        var hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
+        assertThat(hco.getStatus().blockers).anySatisfy(b -> {
+            assertThat(b.component).isEqualTo("KubeVirt");
+            assertThat(b.reason).isEqualTo("ComponentNotReporting");
+        });
+
+        simulator.behave("KubeVirt", Behaviour.HEALTHY);
+        await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+        assertThat(cluster.upgradeable(OC).get("reason")).isEqualTo("AsExpected");
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            assertThat(simulator.converged(d.name(), "1.0.0")).as(d.name()).isTrue();
+        }
+        assertThat(StackSnapshots.recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)))
+                .isEqualTo("1.0.0");
+    }
+
+    @Test
+    @Order(4)
+    void aDegradedComponentClosesTheGate() {
+        simulator.behave("CDI", Behaviour.DEGRADED);
+        simulator.start(200);
+        await().atMost(PATIENCE).until(() -> blockedBy("ComponentDegraded", "CDI"));
+        assertThat(cluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Degraded").status).isEqualTo("True");
+        simulator.behave("CDI", Behaviour.HEALTHY);
+        await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+    }
+
+    @Test
+    @Order(5)
+    void garbageStatusMeansNotReportingAndNoHotLoop() {
+        simulator.behave("SSP", Behaviour.GARBAGE);
+        simulator.tick();
+        await().atMost(PATIENCE).until(() -> blockedBy("ComponentNotReporting", "SSP"));
+        assertThat((String) cluster.upgradeable(OC).get("message")).contains("status cannot be read");
+        simulator.behave("SSP", Behaviour.HEALTHY);
+        simulator.start(200);
+        await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+    }
+
+    @Test
+    @Order(6)
+    void anOutOfBandSpecEditIsRevertedAndClosesTheGateMeanwhile() {
+        var kubevirt = cluster.component(ComponentCatalog.KUBEVIRT);
+        var original = kubevirt.getAdditionalProperties().get("spec");
+        kubevirt.getAdditionalProperties().put("spec", Map.of("uninstallStrategy", "RemoveWorkloads"));
+        io.kubevirt.hco.components.ComponentResources.of(client, ComponentCatalog.KUBEVIRT, NS).resource(kubevirt)
+                .update();
+        await().atMost(PATIENCE).until(() -> io.kubevirt.hco.components.SpecJson.sameJson(original,
+                cluster.component(ComponentCatalog.KUBEVIRT).getAdditionalProperties().get("spec")));
+        simulator.start(200);
+        await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+    }
+
+    private boolean blockedBy(String reason, String component) {
+        Map<String, Object> upgradeable = cluster.upgradeable(OC);
+        return upgradeable != null && "False".equals(upgradeable.get("status")) && reason.equals(upgradeable.get("reason"))
+                && String.valueOf(upgradeable.get("message")).startsWith(component + ":");
+    }
+}
