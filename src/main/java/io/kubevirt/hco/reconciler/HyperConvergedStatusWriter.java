@@ -23,8 +23,8 @@ import io.kubevirt.hco.core.Condition;
 
 /**
  * Writes the HyperConverged status: conditions (lastTransitionTime kept unless the status flips),
- * the upgrade record, blockers and related objects. Sends a merge patch of the status alone, and
- * only when it differs from what is there, so a steady-state reconcile writes nothing.
+ * the upgrade record, blockers and related objects. Writes the status subresource only, and only
+ * when it differs from what is there, so a steady-state reconcile writes nothing.
  */
 @ApplicationScoped
 public class HyperConvergedStatusWriter {
@@ -66,12 +66,14 @@ public class HyperConvergedStatusWriter {
         if (hco.getStatus() != null && SpecJson.sameJson(hco.getStatus(), status)) {
             return false;
         }
-        HyperConverged patch = new HyperConverged();
-        patch.setMetadata(new ObjectMetaBuilder().withName(hco.getMetadata().getName())
-                .withNamespace(hco.getMetadata().getNamespace()).build());
-        patch.setStatus(status);
+        // PUT on the status subresource with the resourceVersion read: a concurrent change answers
+        // 409 and the reconcile is retried on fresh data, so no status write is lost or stale
+        HyperConverged update = new HyperConverged();
+        update.setMetadata(new ObjectMetaBuilder(hco.getMetadata()).build());
+        update.setSpec(hco.getSpec());
+        update.setStatus(status);
         HyperConverged written = client.resources(HyperConverged.class).inNamespace(hco.getMetadata().getNamespace())
-                .resource(patch).patchStatus();
+                .resource(update).updateStatus();
         hco.setStatus(written.getStatus());
         return true;
     }

@@ -54,31 +54,33 @@ public class ComponentSimulator implements AutoCloseable {
         }
     }
 
-    public ComponentSimulator behave(String component, Behaviour b) {
+    public synchronized ComponentSimulator behave(String component, Behaviour b) {
         behaviour.put(component, b);
         return this;
     }
 
-    public ComponentSimulator behaveAll(Behaviour b) {
+    public synchronized ComponentSimulator behaveAll(Behaviour b) {
         ComponentCatalog.ALL.forEach(d -> behaviour.put(d.name(), b));
         return this;
     }
 
     /** The component operator of that name now runs {@code version} (as after its own upgrade). */
-    public ComponentSimulator runVersion(String component, String version) {
+    public synchronized ComponentSimulator runVersion(String component, String version) {
         runningVersion.put(component, version);
         return this;
     }
 
-    public ComponentSimulator runVersionAll(String version) {
+    public synchronized ComponentSimulator runVersionAll(String version) {
         ComponentCatalog.ALL.forEach(d -> runningVersion.put(d.name(), version));
         return this;
     }
 
-    /** Ground truth: the component reports healthy at {@code version} for the CR's current spec. */
-    public boolean converged(String component, String version) {
-        return behaviour.get(component) == Behaviour.HEALTHY && version.equals(reportedVersion.get(component))
-                && version.equals(runningVersion.get(component));
+    /**
+     * Ground truth: the last status this component wrote was healthy at {@code version}, and it has
+     * not moved on since (ticks and changes of behaviour are serialized, so this is exact).
+     */
+    public synchronized boolean converged(String component, String version) {
+        return version.equals(reportedVersion.get(component)) && version.equals(runningVersion.get(component));
     }
 
     public void start(long periodMillis) {
@@ -99,7 +101,7 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     /** One reconcile of every simulated component operator. */
-    public void tick() {
+    public synchronized void tick() {
         for (ComponentDescriptor d : ComponentCatalog.ALL) {
             var all = io.kubevirt.hco.components.ComponentResources.of(client, d, namespace);
             var handle = all.withName(d.crName());
