@@ -25,8 +25,9 @@ public final class Stabilizer {
             return new GateDecision(true, assessment.reason(), assessment.message(), List.of(), assessment, null, since);
         }
         Duration remaining = window.minus(held);
-        String message = "converged (" + assessment.reason() + "); holding for the stabilization window: "
-                + held.toMillis() + " ms of " + window.toMillis() + " ms";
+        // stable across evaluations (no running counter), so waiting out the window rewrites nothing
+        String message = "converged (" + assessment.reason() + ") since " + since + "; holding for the "
+                + window.toMillis() + " ms stabilization window";
         return new GateDecision(false, GateReason.Stabilizing, message,
                 List.of(new Blocker(GateEvaluator.OPERATOR, GateReason.Stabilizing, message)), assessment, remaining,
                 since);

@@ -22,6 +22,7 @@ class StabilizerTest {
         GateDecision midway = Stabilizer.decide(open, first.openSince(), WINDOW, NOW.plusSeconds(3));
         assertThat(midway.upgradeable()).isFalse();
         assertThat(midway.recheckAfter()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(midway.message()).as("no write while waiting out the window").isEqualTo(first.message());
 
         GateDecision done = Stabilizer.decide(open, midway.openSince(), WINDOW, NOW.plusSeconds(5));
         assertThat(done.upgradeable()).isTrue();
