@@ -25,11 +25,7 @@ final class ComponentSpecs {
 
     static Map<String, Object> kubevirt(HyperConvergedSpec spec, SpecContext ctx) {
         Map<String, Object> out = new LinkedHashMap<>();
-        CertRotation ca = spec.certConfig.ca;
-        CertRotation server = spec.certConfig.server;
-        out.put("certificateRotateStrategy", Map.of("selfSigned", Map.of(
-                "ca", Map.of("duration", ca.duration, "renewBefore", ca.renewBefore),
-                "server", Map.of("duration", server.duration, "renewBefore", server.renewBefore))));
+        out.put("certificateRotateStrategy", Map.of("selfSigned", caAndServer(spec)));
         Map<String, Object> configuration = new LinkedHashMap<>();
         configuration.put("developerConfiguration", Map.of("featureGates", kubevirtFeatureGates(spec.featureGates)));
         var lm = spec.liveMigrationConfig;
@@ -51,11 +47,7 @@ final class ComponentSpecs {
 
     static Map<String, Object> cdi(HyperConvergedSpec spec, SpecContext ctx) {
         Map<String, Object> out = new LinkedHashMap<>();
-        CertRotation ca = spec.certConfig.ca;
-        CertRotation server = spec.certConfig.server;
-        out.put("certConfig", Map.of(
-                "ca", Map.of("duration", ca.duration, "renewBefore", ca.renewBefore),
-                "server", Map.of("duration", server.duration, "renewBefore", server.renewBefore)));
+        out.put("certConfig", caAndServer(spec));
         out.put("infra", SpecJson.toMap(placement(spec.infra)));
         out.put("workloads", SpecJson.toMap(placement(spec.workloads)));
         out.put("uninstallStrategy", spec.uninstallStrategy.name());
@@ -89,6 +81,14 @@ final class ComponentSpecs {
         out.put("templateValidator", Map.of("replicas", 2, "placement", SpecJson.toMap(placement(spec.infra))));
         out.put("enableMultipleArchitectures", Boolean.TRUE.equals(spec.featureGates.enableMultiArchBootImageImport));
         return SpecJson.normalize(out);
+    }
+
+    /** KubeVirt and CDI share this shape: {ca: {duration, renewBefore}, server: {duration, renewBefore}}. */
+    private static Map<String, Object> caAndServer(HyperConvergedSpec spec) {
+        CertRotation ca = spec.certConfig.ca;
+        CertRotation server = spec.certConfig.server;
+        return Map.of("ca", Map.of("duration", ca.duration, "renewBefore", ca.renewBefore),
+                "server", Map.of("duration", server.duration, "renewBefore", server.renewBefore));
     }
 
     private static List<String> kubevirtFeatureGates(FeatureGates gates) {

@@ -141,6 +141,20 @@ class GateLifecycleTest {
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
     }
 
+    @Test
+    @Order(7)
+    void healthAndMetricsAreServedOnTheManagementPort() {
+        io.restassured.RestAssured.given().port(9001).get("/q/health/live").then().statusCode(200);
+        io.restassured.RestAssured.given().port(9001).get("/q/health/ready").then().statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("hco-upgrade-gate"));
+        String metrics = io.restassured.RestAssured.given().port(9001).get("/q/metrics").then().statusCode(200)
+                .extract().asString();
+        assertThat(metrics).contains("kubevirt_hco_upgradeable 1.0", "kubevirt_hco_hyperconverged_cr_exists 1.0",
+                "kubevirt_hco_component_ready{component=\"KubeVirt\"} 1.0",
+                "kubevirt_hco_out_of_band_modifications_total{component_name=\"KubeVirt\"} 1.0",
+                "kubevirt_hco_gate_transitions_total");
+    }
+
     private boolean blockedBy(String reason, String component) {
         Map<String, Object> upgradeable = cluster.upgradeable(OC);
         return upgradeable != null && "False".equals(upgradeable.get("status")) && reason.equals(upgradeable.get("reason"))
