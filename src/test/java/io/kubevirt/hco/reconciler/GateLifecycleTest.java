@@ -155,6 +155,16 @@ class GateLifecycleTest {
                 "kubevirt_hco_gate_transitions_total");
     }
 
+    @Test
+    @Order(8)
+    void deletingTheHyperConvergedRemovesEveryComponentCrThroughTheFinalizer() {
+        client.resources(HyperConverged.class).inNamespace(NS).withName(HyperConverged.SINGLETON_NAME).delete();
+        await().atMost(PATIENCE).until(() -> cluster.hyperConverged(HyperConverged.SINGLETON_NAME) == null
+                && ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) == null));
+        // nothing left to interrupt: the idle watcher reopens the gate with its own reason
+        await().atMost(PATIENCE).until(() -> "NoStackInstalled".equals(cluster.upgradeable(OC).get("reason")));
+    }
+
     private boolean blockedBy(String reason, String component) {
         Map<String, Object> upgradeable = cluster.upgradeable(OC);
         return upgradeable != null && "False".equals(upgradeable.get("status")) && reason.equals(upgradeable.get("reason"))
