@@ -6,6 +6,7 @@
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-v1.34.4}"
+OLM_API_VERSION="${OLM_API_VERSION:-v0.36.0}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 CACHE="${HCO_E2E_CACHE:-$HOME/.cache/hco-operator/e2e-bin}"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
@@ -66,7 +67,29 @@ build_one() {
   log "built $name $version in $(( $(date +%s) - start )) s"
 }
 
+# OLM's own CRDs (OperatorCondition v1+v2), from the operator-framework/api Go module
+olm_crds() {
+  local out="$CACHE/olm-api-$OLM_API_VERSION"
+  if [ -f "$out/operators.coreos.com_operatorconditions.yaml" ]; then return; fi
+  local dir
+  dir=$(cd "$(mktemp -d)" && go mod download -json "github.com/operator-framework/api@$OLM_API_VERSION" \
+        | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  mkdir -p "$out"
+  cp "$dir"/crds/operators.coreos.com_*.yaml "$out"/
+  chmod -R u+w "$out"
+  log "copied OLM CRDs $OLM_API_VERSION"
+}
+
 build_one etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/v3
 build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver
-echo "$CACHE/etcd-$ETCD_VERSION/etcd"
-echo "$CACHE/kube-apiserver-$K8S_VERSION/kube-apiserver"
+olm_crds
+# machine-readable result for the test harness
+cat > "$CACHE/current.properties" <<PROPS
+etcd=$CACHE/etcd-$ETCD_VERSION/etcd
+kube-apiserver=$CACHE/kube-apiserver-$K8S_VERSION/kube-apiserver
+olm-crds=$CACHE/olm-api-$OLM_API_VERSION
+etcd.version=$ETCD_VERSION
+kube-apiserver.version=$K8S_VERSION
+olm-api.version=$OLM_API_VERSION
+PROPS
+echo "$CACHE/current.properties"

@@ -17,10 +17,14 @@ public final class MinimalCrds {
     }
 
     public static void install(KubernetesClient client) {
+        installComponents(client);
+        apply(client, crd("operators.coreos.com", "v2", "OperatorCondition", "operatorconditions", true));
+    }
+
+    public static void installComponents(KubernetesClient client) {
         for (ComponentDescriptor d : ComponentCatalog.ALL) {
             apply(client, crd(d.group(), d.version(), d.kind(), d.plural(), d.namespaced()));
         }
-        apply(client, crd("operators.coreos.com", "v2", "OperatorCondition", "operatorconditions", true));
     }
 
     static CustomResourceDefinition crd(String group, String version, String kind, String plural, boolean namespaced) {

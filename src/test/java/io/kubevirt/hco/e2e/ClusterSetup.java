@@ -1,0 +1,86 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.simulator.MinimalCrds;
+
+/**
+ * Puts a fresh API server in the state an installation leaves: the operator's generated CRD, the
+ * component CRDs (minimal, ours), OLM's real OperatorCondition CRD, the namespace, and the
+ * ServiceAccount with exactly the RBAC from the project's generated manifests.
+ */
+public final class ClusterSetup {
+
+    static final Path GENERATED = Path.of("target/kubernetes");
+    static final String SERVICE_ACCOUNT = "hco-operator";
+
+    private ClusterSetup() {
+    }
+
+    public static void installCrds(KubernetesClient admin) throws IOException {
+        apply(admin, load(admin, GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")));
+        apply(admin, load(admin, E2eBinaries.get().olmCrds().resolve("operators.coreos.com_operatorconditions.yaml")));
+        MinimalCrds.installComponents(admin);
+        for (CustomResourceDefinition crd : admin.apiextensions().v1().customResourceDefinitions().list().getItems()) {
+            admin.apiextensions().v1().customResourceDefinitions().resource(crd).waitUntilCondition(
+                    c -> c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
+                            .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
+                    30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Creates the namespace and the operator's ServiceAccount + RBAC; returns a token for that ServiceAccount. */
+    public static String installOperatorIdentity(KubernetesClient admin, String namespace) throws IOException {
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+                .createOr(n -> n.update());
+        for (HasMetadata item : load(admin, GENERATED.resolve("kubernetes.yml"))) {
+            if (item instanceof ServiceAccount || item instanceof Role || item instanceof RoleBinding) {
+                item.getMetadata().setNamespace(namespace);
+            }
+            List<Subject> subjects = item instanceof ClusterRoleBinding crb ? crb.getSubjects()
+                    : item instanceof RoleBinding rb ? rb.getSubjects() : List.of();
+            subjects.forEach(s -> s.setNamespace(namespace));
+            if (item instanceof ServiceAccount || item instanceof ClusterRole || item instanceof ClusterRoleBinding
+                    || item instanceof Role || item instanceof RoleBinding) {
+                admin.resource(item).createOr(existing -> existing.update());
+            }
+        }
+        return token(admin, namespace);
+    }
+
+    static String token(KubernetesClient admin, String namespace) {
+        return admin.serviceAccounts().inNamespace(namespace).withName(SERVICE_ACCOUNT)
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
+                        .withAudiences("https://kubernetes.default.svc").endSpec().build())
+                .getStatus().getToken();
+    }
+
+    private static List<HasMetadata> load(KubernetesClient admin, Path file) throws IOException {
+        if (!Files.exists(file)) {
+            throw new IOException(file + " is missing: the e2e suite runs after `mvn package` generated it");
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            return admin.load(in).items();
+        }
+    }
+
+    private static void apply(KubernetesClient admin, List<HasMetadata> items) {
+        items.forEach(i -> admin.resource(i).createOr(existing -> existing.update()));
+    }
+}

@@ -1,0 +1,190 @@
+package io.kubevirt.hco.e2e;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.gate.OperatorConditionWriter;
+import io.kubevirt.hco.simulator.ComponentSimulator;
+
+/**
+ * Plays OLM's part, independently of the operator's code: creates the OperatorCondition for a CSV,
+ * copies {@code spec.conditions} to {@code status.conditions} stamped with observedGeneration (as
+ * OLM's operatorcondition controller does), and reads upgradeability with OLM's rules (override
+ * first; no condition means upgradeable; a stale observedGeneration blocks). Every revision it sees
+ * is audited against the simulator's ground truth: Upgradeable=True while any component has not
+ * converged at the expected version is a violation.
+ */
+public final class OlmStandIn implements AutoCloseable {
+
+    private final KubernetesClient admin;
+    private final String namespace;
+    private final ComponentSimulator truth;
+    private final List<String> revisions = new CopyOnWriteArrayList<>();
+    private final List<String> violations = new CopyOnWriteArrayList<>();
+    private final List<Watch> watches = new ArrayList<>();
+    private final Map<String, String> expectedVersionByCondition = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public OlmStandIn(KubernetesClient admin, String namespace, ComponentSimulator truth) {
+        this.admin = admin;
+        this.namespace = namespace;
+        this.truth = truth;
+    }
+
+    /** What OLM does when it installs a CSV: an empty OperatorCondition named after it, watched from now on. */
+    public void installCsv(String version) {
+        String name = OperatorProcess.operatorConditionName(version);
+        GenericKubernetesResource oc = new GenericKubernetesResource();
+        oc.setApiVersion(OperatorConditionWriter.API_VERSION);
+        oc.setKind(OperatorConditionWriter.KIND);
+        oc.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(namespace)
+                .build());
+        oc.getAdditionalProperties().put("spec", Map.of());
+        resources().resource(oc).create();
+        expectedVersionByCondition.put(name, version);
+        watches.add(resources().withName(name).watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, GenericKubernetesResource resource) {
+                if (action != Action.DELETED) {
+                    observe(resource);
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        }));
+    }
+
+    private void observe(GenericKubernetesResource oc) {
+        Map<String, Object> upgradeable = condition(oc, "spec");
+        String name = oc.getMetadata().getName();
+        if (upgradeable != null) {
+            String revision = name + " gen " + oc.getMetadata().getGeneration() + ": " + upgradeable.get("status") + "/"
+                    + upgradeable.get("reason");
+            if (revisions.isEmpty() || !revisions.get(revisions.size() - 1).equals(revision)) {
+                revisions.add(revision);
+            }
+            if ("True".equals(upgradeable.get("status"))) {
+                String expected = expectedVersionByCondition.get(name);
+                List<String> unconverged = ComponentCatalog.ALL.stream()
+                        .filter(d -> !truth.converged(d.name(), expected)).map(d -> d.name()).toList();
+                if (!unconverged.isEmpty()) {
+                    violations.add(revision + " while not converged at " + expected + ": " + unconverged);
+                }
+            }
+        }
+        stampStatus(oc);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void stampStatus(GenericKubernetesResource oc) {
+        Object spec = oc.getAdditionalProperties().get("spec");
+        List<Object> conditions = spec instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> l
+                ? new ArrayList<>(l) : List.of();
+        List<Object> stamped = new ArrayList<>();
+        for (Object c : conditions) {
+            Map<String, Object> copy = new java.util.LinkedHashMap<>((Map<String, Object>) c);
+            copy.put("observedGeneration", oc.getMetadata().getGeneration());
+            stamped.add(copy);
+        }
+        Map<String, Object> status = Map.of("conditions", stamped);
+        if (status.equals(oc.getAdditionalProperties().get("status"))) {
+            return;
+        }
+        oc.getAdditionalProperties().put("status", status);
+        try {
+            resources().resource(oc).updateStatus();
+        } catch (KubernetesClientException e) {
+            // a newer revision is on its way; it will be stamped when it arrives
+        }
+    }
+
+    /** OLM's reading of the installed CSV's OperatorCondition. */
+    public boolean upgradeable(String version) {
+        GenericKubernetesResource oc = resources().withName(OperatorProcess.operatorConditionName(version)).get();
+        if (oc == null) {
+            return true;
+        }
+        Object spec = oc.getAdditionalProperties().get("spec");
+        if (spec instanceof Map<?, ?> s && s.get("overrides") instanceof List<?> overrides) {
+            for (Object o : overrides) {
+                if (o instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type"))) {
+                    return "True".equals(m.get("status"));
+                }
+            }
+        }
+        Map<String, Object> c = condition(oc, "status");
+        if (c == null) {
+            return true;
+        }
+        Object observed = c.get("observedGeneration");
+        if (!(observed instanceof Number n) || n.longValue() < oc.getMetadata().getGeneration()) {
+            return false;
+        }
+        return "True".equals(c.get("status"));
+    }
+
+    /** The Upgradeable condition in the operator's spec.conditions; null when none. */
+    public Map<String, Object> written(String version) {
+        GenericKubernetesResource oc = resources().withName(OperatorProcess.operatorConditionName(version)).get();
+        return oc == null ? null : condition(oc, "spec");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> condition(GenericKubernetesResource oc, String where) {
+        Object part = oc.getAdditionalProperties().get(where);
+        if (!(part instanceof Map<?, ?> p) || !(p.get("conditions") instanceof List<?> conditions)) {
+            return null;
+        }
+        return conditions.stream().filter(c -> c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type")))
+                .map(c -> (Map<String, Object>) c).findFirst().orElse(null);
+    }
+
+    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource, io.fabric8.kubernetes.api.model.GenericKubernetesResourceList, io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources() {
+        return admin.genericKubernetesResources(OperatorConditionWriter.DEFINITION).inNamespace(namespace);
+    }
+
+    /**
+     * Whether this stand-in has itself seen a revision with that status. Scenarios change the
+     * simulator only after the audit saw the revision, so each revision is judged against the
+     * ground truth of its own moment.
+     */
+    public boolean saw(String version, String status) {
+        String prefix = OperatorProcess.operatorConditionName(version) + " gen ";
+        return revisions.stream().anyMatch(r -> r.startsWith(prefix) && r.contains(": " + status + "/"));
+    }
+
+    /** The last revision seen for that version, e.g. "False/UpgradeInProgress"; null when none. */
+    public String last(String version) {
+        String prefix = OperatorProcess.operatorConditionName(version) + " gen ";
+        String last = null;
+        for (String r : revisions) {
+            if (r.startsWith(prefix)) {
+                last = r.substring(r.indexOf(": ") + 2);
+            }
+        }
+        return last;
+    }
+
+    public List<String> revisions() {
+        return revisions;
+    }
+
+    public List<String> violations() {
+        return violations;
+    }
+
+    @Override
+    public void close() {
+        watches.forEach(Watch::close);
+    }
+}

@@ -1,0 +1,144 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The built operator jar running as its own process, as a pod would run it: its own JVM, the
+ * ServiceAccount token for credentials, configuration from environment variables.
+ */
+public final class OperatorProcess implements AutoCloseable {
+
+    static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final int managementPort;
+    private final Path log;
+    private Process process;
+
+    private OperatorProcess(String name, int managementPort, Path log) {
+        this.name = name;
+        this.managementPort = managementPort;
+        this.log = log;
+    }
+
+    /** Starts {@code version} with the given kubeconfig; {@code extraEnv} overrides the defaults. */
+    public static OperatorProcess start(String name, Path kubeconfig, String namespace, String version,
+            Map<String, String> extraEnv, Path logDir) throws IOException {
+        if (!Files.exists(JAR)) {
+            throw new IOException(JAR + " is missing: the e2e suite runs after `mvn package`");
+        }
+        int port = RealApiServer.freePort();
+        OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"));
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", JAR.toAbsolutePath().toString());
+        Map<String, String> env = pb.environment();
+        env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG"));
+        Map<String, String> config = new HashMap<>();
+        config.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
+        config.put("OPERATOR_NAMESPACE", namespace);
+        config.put("OPERATOR_VERSION", version);
+        config.put("OPERATOR_CONDITION_NAME", operatorConditionName(version));
+        for (String component : new String[] { "KUBEVIRT_VERSION", "CDI_VERSION", "NETWORK_ADDONS_VERSION", "SSP_VERSION" }) {
+            config.put(component, version);
+        }
+        config.put("HCO_STABILIZATION_WINDOW", "1s");
+        config.put("HCO_IDLE_POLL_INTERVAL", "1s");
+        config.put("HCO_MANAGEMENT_PORT", Integer.toString(port));
+        config.put("HCO_HTTP_PORT", Integer.toString(RealApiServer.freePort()));
+        config.put("HOSTNAME", name);
+        config.putAll(extraEnv);
+        config.forEach((k, v) -> {
+            if (v == null) {
+                env.remove(k);
+            } else {
+                env.put(k, v);
+            }
+        });
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(op.log.toFile()));
+        op.process = pb.start();
+        return op;
+    }
+
+    public static String operatorConditionName(String version) {
+        return "hco-operator.v" + version;
+    }
+
+    public int readiness() {
+        return status("/q/health/ready");
+    }
+
+    public int liveness() {
+        return status("/q/health/live");
+    }
+
+    public String metrics() {
+        return body("/q/metrics");
+    }
+
+    private int status(String path) {
+        try {
+            return HTTP.send(request(path), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    private String body(String path) {
+        try {
+            HttpResponse<String> r = HTTP.send(request(path), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : "";
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    private HttpRequest request(String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                .timeout(Duration.ofSeconds(3)).build();
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** SIGKILL: no shutdown hook, no lease release, as when a node dies. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(20, TimeUnit.SECONDS);
+    }
+
+    public String log() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/**
+ * A real etcd and kube-apiserver on loopback, on free ports, with TLS (self-signed serving cert),
+ * RBAC authorization, a static admin token and service-account token signing. Everything lives in
+ * one temporary directory; {@link #close()} (and a shutdown hook, should the JVM die first) kills
+ * both processes, so nothing is left behind when a test fails.
+ */
+public final class RealApiServer implements AutoCloseable {
+
+    static final String ADMIN_TOKEN = "e2e-admin-token";
+
+    private final E2eBinaries binaries = E2eBinaries.get();
+    private final Path dir;
+    private final int etcdPort;
+    private final int etcdPeerPort;
+    private final int apiPort;
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread reaper = new Thread(this::killAll, "e2e-reaper");
+    private Process etcd;
+    private Process apiServer;
+    private KubernetesClient admin;
+
+    public RealApiServer() throws IOException {
+        dir = Files.createTempDirectory("hco-e2e-");
+        etcdPort = freePort();
+        etcdPeerPort = freePort();
+        apiPort = freePort();
+        Runtime.getRuntime().addShutdownHook(reaper);
+    }
+
+    public RealApiServer start() throws IOException, InterruptedException {
+        writeCredentials();
+        etcd = launch("etcd", List.of(binaries.etcd().toString(), "--data-dir", dir.resolve("etcd").toString(),
+                "--listen-client-urls", "http://127.0.0.1:" + etcdPort,
+                "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
+                "--listen-peer-urls", "http://127.0.0.1:" + etcdPeerPort,
+                "--initial-advertise-peer-urls", "http://127.0.0.1:" + etcdPeerPort,
+                "--initial-cluster", "default=http://127.0.0.1:" + etcdPeerPort,
+                "--log-level", "warn"));
+        startApiServer();
+        return this;
+    }
+
+    private void startApiServer() throws IOException, InterruptedException {
+        apiServer = launch("kube-apiserver", List.of(binaries.kubeApiServer().toString(),
+                "--etcd-servers=http://127.0.0.1:" + etcdPort,
+                "--secure-port=" + apiPort, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+                "--cert-dir=" + dir.resolve("certs"),
+                "--service-cluster-ip-range=10.0.0.0/24",
+                "--authorization-mode=RBAC",
+                "--token-auth-file=" + dir.resolve("tokens.csv"),
+                "--service-account-issuer=https://kubernetes.default.svc",
+                "--service-account-key-file=" + dir.resolve("sa.pub"),
+                "--service-account-signing-key-file=" + dir.resolve("sa.key"),
+                "--api-audiences=https://kubernetes.default.svc",
+                "--audit-log-path=" + dir.resolve("audit.log"),
+                "--audit-policy-file=" + dir.resolve("audit-policy.yaml"),
+                "-v=0"));
+        awaitReady(Duration.ofSeconds(60));
+    }
+
+    /** Stops the API server (etcd keeps running), waits {@code down}, and starts it again on the same port. */
+    public void outage(Duration down) throws IOException, InterruptedException {
+        apiServer.destroy();
+        apiServer.waitFor(20, TimeUnit.SECONDS);
+        processes.remove(apiServer);
+        Thread.sleep(down.toMillis());
+        startApiServer();
+    }
+
+    public KubernetesClient admin() {
+        if (admin == null) {
+            admin = new KubernetesClientBuilder().withConfig(config(ADMIN_TOKEN)).build();
+        }
+        return admin;
+    }
+
+    public Config config(String token) {
+        return new ConfigBuilder().withMasterUrl(url()).withOauthToken(token).withTrustCerts(true)
+                .withDisableHostnameVerification(true).withRequestTimeout(10_000).build();
+    }
+
+    public String url() {
+        return "https://127.0.0.1:" + apiPort;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Path auditLog() {
+        return dir.resolve("audit.log");
+    }
+
+    /** A kubeconfig that authenticates with {@code token}: what a pod's mounted ServiceAccount gives. */
+    public Path kubeconfig(String name, String token, String namespace) throws IOException {
+        Path file = dir.resolve(name + ".kubeconfig");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: e2e
+                  cluster:
+                    server: %s
+                    insecure-skip-tls-verify: true
+                contexts:
+                - name: e2e
+                  context:
+                    cluster: e2e
+                    user: %s
+                    namespace: %s
+                current-context: e2e
+                users:
+                - name: %s
+                  user:
+                    token: %s
+                """.formatted(url(), name, namespace, name, token));
+        return file;
+    }
+
+    private void writeCredentials() throws IOException {
+        Files.writeString(dir.resolve("tokens.csv"), ADMIN_TOKEN + ",e2e-admin,e2e-admin,\"system:masters\"\n");
+        KeyPairGenerator generator;
+        try {
+            generator = KeyPairGenerator.getInstance("RSA");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        generator.initialize(2048);
+        KeyPair keys = generator.generateKeyPair();
+        Files.writeString(dir.resolve("sa.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+        Files.writeString(dir.resolve("sa.pub"), pem("PUBLIC KEY", keys.getPublic().getEncoded()));
+        // request-level records of writes only: what the benchmark and the write-count checks read
+        Files.writeString(dir.resolve("audit-policy.yaml"), """
+                apiVersion: audit.k8s.io/v1
+                kind: Policy
+                omitStages: ["RequestReceived"]
+                rules:
+                - level: Metadata
+                  verbs: ["create", "update", "patch", "delete"]
+                - level: None
+                """);
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+
+    private Process launch(String name, List<String> command) throws IOException {
+        File log = dir.resolve(name + ".log").toFile();
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+        processes.add(p);
+        return p;
+    }
+
+    private void awaitReady(Duration timeout) throws InterruptedException, IOException {
+        Instant deadline = Instant.now().plus(timeout);
+        try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(config(ADMIN_TOKEN)).build()) {
+            while (Instant.now().isBefore(deadline)) {
+                if (!apiServer.isAlive()) {
+                    throw new IOException("kube-apiserver exited with " + apiServer.exitValue() + "; see "
+                            + dir.resolve("kube-apiserver.log"));
+                }
+                try {
+                    String ready = probe.raw("/readyz");
+                    if ("ok".equals(ready)) {
+                        return;
+                    }
+                } catch (RuntimeException notYet) {
+                    // not listening yet
+                }
+                Thread.sleep(100);
+            }
+        }
+        throw new IOException("kube-apiserver not ready within " + timeout + "; see " + dir.resolve("kube-apiserver.log"));
+    }
+
+    private void killAll() {
+        for (Process p : processes) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (Process p : processes) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        processes.clear();
+    }
+
+    @Override
+    public void close() {
+        if (admin != null) {
+            admin.close();
+        }
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already
+        }
+        if (!Boolean.getBoolean("hco.e2e.keep")) {
+            try (var paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            } catch (IOException e) {
+                // a leftover temp dir is harmless
+            }
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
