@@ -17,7 +17,7 @@ import io.quarkus.arc.Unremovable;
  */
 @Singleton
 @Unremovable
-@UnlessBuildProperty(name = "hco.leader-election.enabled", stringValue = "false")
+@UnlessBuildProperty(name = "hco.leader-election.enabled", stringValue = "false", enableIfMissing = true)
 public class Leadership extends LeaderElectionConfiguration {
 
     private static final Logger LOG = Logger.getLogger(Leadership.class);

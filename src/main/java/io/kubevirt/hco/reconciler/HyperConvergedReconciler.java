@@ -51,7 +51,7 @@ import io.kubevirt.hco.gate.GateService;
 @RBACRule(apiGroups = "ssp.kubevirt.io", resources = "ssps", verbs = { "get", "list", "watch", "create", "update", "delete" })
 @RBACRule(apiGroups = "operators.coreos.com", resources = "operatorconditions", verbs = { "get", "update" })
 @RBACRule(apiGroups = "", resources = "events", verbs = { "create" })
-@RBACRule(apiGroups = "coordination.k8s.io", resources = "leases", verbs = { "get", "create", "update" })
+@RBACRule(apiGroups = "coordination.k8s.io", resources = "leases", verbs = { "get", "create", "update", "patch" })
 @ControllerConfiguration(name = HyperConvergedReconciler.NAME,
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 60))
 public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {

@@ -65,7 +65,11 @@ public final class ClusterSetup {
     }
 
     static String token(KubernetesClient admin, String namespace) {
-        return admin.serviceAccounts().inNamespace(namespace).withName(SERVICE_ACCOUNT)
+        return token(admin, namespace, SERVICE_ACCOUNT);
+    }
+
+    static String token(KubernetesClient admin, String namespace, String serviceAccount) {
+        return admin.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
                 .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
                         .withAudiences("https://kubernetes.default.svc").endSpec().build())
                 .getStatus().getToken();

@@ -1,0 +1,65 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** The API server's own record of writes (audit log, Metadata level): who wrote what, when. */
+public final class AuditLog {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One write request as the API server logged it. */
+    public record Write(Instant at, String user, String verb, String resource, String subresource, String name, int code) {
+        /** Reviews are "create" requests that change nothing (access checks): not writes to state. */
+        public boolean changesState() {
+            return resource == null || !resource.endsWith("reviews");
+        }
+
+        public String what() {
+            return verb + " " + resource + (subresource == null ? "" : "/" + subresource) + " " + name;
+        }
+    }
+
+    private AuditLog() {
+    }
+
+    @SuppressWarnings("unchecked")
+    public static List<Write> writes(Path file) throws IOException {
+        List<Write> out = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return out;
+        }
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            Map<String, Object> event = JSON.readValue(line, Map.class);
+            if (!"ResponseComplete".equals(event.get("stage"))) {
+                continue;
+            }
+            Map<String, Object> user = (Map<String, Object>) event.get("user");
+            Map<String, Object> ref = (Map<String, Object>) event.getOrDefault("objectRef", Map.of());
+            Map<String, Object> status = (Map<String, Object>) event.getOrDefault("responseStatus", Map.of());
+            out.add(new Write(Instant.parse((String) event.get("requestReceivedTimestamp")),
+                    user == null ? null : (String) user.get("username"), (String) event.get("verb"),
+                    (String) ref.get("resource"), (String) ref.get("subresource"), (String) ref.get("name"),
+                    status.get("code") instanceof Number n ? n.intValue() : 0));
+        }
+        out.sort(Comparator.comparing(Write::at));
+        return out;
+    }
+
+    public static List<Write> by(Path file, String serviceAccount, Instant after) throws IOException {
+        String user = "system:serviceaccount:" + E2eScenario.NS + ":" + serviceAccount;
+        return writes(file).stream().filter(w -> user.equals(w.user()) && !w.at().isBefore(after))
+                .filter(Write::changesState).toList();
+    }
+}

@@ -1,0 +1,178 @@
+package io.kubevirt.hco.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
+
+/** Scenarios 4, 5, 6 and 8 of the e2e issue: the start-of-upgrade window, chained releases, stale status, fail-over. */
+class GateSafetyIT extends E2eScenario {
+
+    @Test
+    void initializingIsWrittenBeforeReadinessAndBeforeAnyOtherWrite() throws Exception {
+        olm.installCsv("2.0.0");
+        Instant start = Instant.now();
+        OperatorProcess v2 = operator("hco-v2", "2.0.0");
+        within(60).until(() -> v2.readiness() == 200);
+        // readiness is UP: the OperatorCondition must already carry the closing write
+        Map<String, Object> written = olm.written("2.0.0");
+        assertThat(written).isNotNull();
+        assertThat(written.get("status")).isEqualTo("False");
+        List<AuditLog.Write> writes = AuditLog.by(api.auditLog(), ClusterSetup.SERVICE_ACCOUNT, start);
+        assertThat(writes).isNotEmpty();
+        assertThat(writes.get(0).what()).as("first write of the new version: " + writes)
+                .isEqualTo("update operatorconditions " + OperatorProcess.operatorConditionName("2.0.0"));
+        assertThat(olm.revisions().get(0)).endsWith("False/Initializing");
+    }
+
+    @Test
+    void releasesPublishedBackToBackAreTakenOneCompletedUpgradeAtATime() throws Exception {
+        chain(List.of("1.0.0", "2.0.0", "3.0.0"));
+    }
+
+    @Test
+    void skippingAReleaseWorksTheSameWay() throws Exception {
+        chain(List.of("1.0.0", "3.0.0"));
+    }
+
+    /**
+     * OLM's walk along a channel whose releases are all published: it leaves version N for the next
+     * one as soon as it may, i.e. as soon as N's CSV is installed (its operator ready) and N's
+     * OperatorCondition reads upgradeable. Component operators follow the running version in the
+     * background. Leaving N before every component converged at N is a premature step.
+     */
+    private void chain(List<String> versions) throws Exception {
+        versions.forEach(olm::installCsv);
+        createHyperConverged();
+        simulator.start(200);
+        OperatorProcess current = null;
+        for (String version : versions) {
+            if (current != null) {
+                current.close();
+            }
+            OperatorProcess op = operator("hco-v" + version, version);
+            current = op;
+            Thread follower = new Thread(() -> {
+                try {
+                    for (var d : ComponentCatalog.ALL) {
+                        Thread.sleep(400);
+                        simulator.runVersion(d.name(), version);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "components-follow-" + version);
+            follower.start();
+            within(90).pollInterval(Duration.ofMillis(50)).until(() -> op.readiness() == 200 && olm.upgradeable(version));
+            for (var d : ComponentCatalog.ALL) {
+                assertThat(simulator.converged(d.name(), version))
+                        .as("OLM may leave " + version + " only once " + d.name() + " converged at it").isTrue();
+            }
+            assertThat(StackSnapshots.recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)))
+                    .isEqualTo(version);
+            follower.join();
+        }
+    }
+
+    @Test
+    void oldStatusOfAnOldGenerationDoesNotOpenTheGateAfterASpecChange() throws Exception {
+        olm.installCsv("1.0.0");
+        OperatorProcess v1 = operator("hco-v1", "1.0.0");
+        within(60).until(() -> v1.readiness() == 200);
+        createHyperConverged();
+        simulator.start(200);
+        within(60).until(() -> olm.saw("1.0.0", "True"));
+
+        // KubeVirt (observedGeneration) and CDI (heartbeats) stop reporting; their old status stays healthy
+        simulator.behave("KubeVirt", Behaviour.SILENT).behave("CDI", Behaviour.SILENT);
+        long kubevirtGeneration = cluster.component(ComponentCatalog.KUBEVIRT).getMetadata().getGeneration();
+        HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
+        hco.getSpec().featureGates.downwardMetrics = true;
+        hco.getSpec().certConfig.ca.duration = "72h0m0s";
+        admin.resource(hco).update();
+        within(30).until(() -> cluster.component(ComponentCatalog.KUBEVIRT).getMetadata().getGeneration() > kubevirtGeneration);
+        within(30).until(() -> "False/ComponentStale".equals(olm.last("1.0.0")));
+        holdsFor(Duration.ofSeconds(5), () -> !olm.upgradeable("1.0.0"), "a changed spec not yet observed");
+        simulator.behave("KubeVirt", Behaviour.HEALTHY);
+        within(30).until(() -> String.valueOf(olm.written("1.0.0").get("message")).startsWith("CDI"));
+        holdsFor(Duration.ofSeconds(3), () -> !olm.upgradeable("1.0.0"), "CDI has not heartbeated since the write");
+        simulator.behave("CDI", Behaviour.HEALTHY);
+        within(30).until(() -> "True/AsExpected".equals(olm.last("1.0.0")));
+    }
+
+    @Test
+    void killingTheLeaderMidUpgradeHandsOverWithinTheLeaseAndOneWriterAtATime() throws Exception {
+        olm.installCsv("1.0.0");
+        OperatorProcess v1 = operator("hco-v1", "1.0.0");
+        within(60).until(() -> v1.readiness() == 200);
+        createHyperConverged();
+        simulator.start(200);
+        within(60).until(() -> olm.saw("1.0.0", "True"));
+        v1.close();
+
+        // two replicas of 2.0.0, each with its own ServiceAccount so the audit log tells them apart
+        String tokenB = secondIdentity("hco-operator-b");
+        olm.installCsv("2.0.0");
+        OperatorProcess a = operator("hco-v2-a", "2.0.0");
+        within(60).until(() -> a.readiness() == 200 && a.log().contains("became the leader"));
+        Instant bStarted = Instant.now();
+        OperatorProcess b = OperatorProcess.start("hco-v2-b", api.kubeconfig("hco-operator-b", tokenB, NS), NS, "2.0.0",
+                Map.of(), api.dir());
+        operators.add(b);
+        within(60).until(() -> b.readiness() == 200);
+        within(30).until(() -> "False/UpgradeInProgress".equals(olm.last("2.0.0")));
+        simulator.runVersion("CDI", "2.0.0").runVersion("KubeVirt", "2.0.0");
+        Thread.sleep(2000);
+        assertThat(b.log()).doesNotContain("became the leader");
+
+        Instant killed = Instant.now();
+        a.kill();
+        within(60).until(() -> b.log().contains("became the leader"));
+        Duration takeover = Duration.between(killed, Instant.now());
+        System.out.println("[e2e] leader take-over after " + takeover.toMillis() + " ms");
+        assertThat(takeover).isLessThan(Duration.ofSeconds(30));
+        simulator.runVersion("NetworkAddonsConfig", "2.0.0").runVersion("SSP", "2.0.0");
+        within(60).until(() -> olm.saw("2.0.0", "True"));
+
+        List<AuditLog.Write> byB = AuditLog.by(api.auditLog(), "hco-operator-b", bStarted);
+        List<AuditLog.Write> bBeforeKill = byB.stream().filter(w -> w.at().isBefore(killed))
+                .filter(w -> !"leases".equals(w.resource())).toList();
+        assertThat(bBeforeKill).as("a standby writes only its start-up Initializing").allSatisfy(
+                w -> assertThat(w.what()).isEqualTo("update operatorconditions " + OperatorProcess.operatorConditionName("2.0.0")));
+        assertThat(bBeforeKill).hasSizeLessThanOrEqualTo(1);
+        List<AuditLog.Write> aAfterKill = AuditLog.by(api.auditLog(), ClusterSetup.SERVICE_ACCOUNT, killed.plusSeconds(1));
+        assertThat(aAfterKill).as("the killed leader writes nothing more").isEmpty();
+    }
+
+    /** A second ServiceAccount bound to the same generated ClusterRole; returns its token. */
+    private String secondIdentity(String name) {
+        admin.serviceAccounts().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                .withNewMetadata().withName(name).withNamespace(NS).endMetadata().build()).create();
+        for (ClusterRoleBinding crb : admin.rbac().clusterRoleBindings().list().getItems()) {
+            if (crb.getSubjects() != null && crb.getSubjects().stream()
+                    .anyMatch(s -> ClusterSetup.SERVICE_ACCOUNT.equals(s.getName()))) {
+                crb.getSubjects().add(new SubjectBuilder().withKind("ServiceAccount").withName(name).withNamespace(NS).build());
+                admin.resource(crb).update();
+            }
+        }
+        for (var rb : admin.rbac().roleBindings().inNamespace(NS).list().getItems()) {
+            if (rb.getSubjects() != null && rb.getSubjects().stream()
+                    .anyMatch(s -> ClusterSetup.SERVICE_ACCOUNT.equals(s.getName()))) {
+                rb.getSubjects().add(new SubjectBuilder().withKind("ServiceAccount").withName(name).withNamespace(NS).build());
+                admin.resource(rb).update();
+            }
+        }
+        return ClusterSetup.token(admin, NS, name);
+    }
+}
