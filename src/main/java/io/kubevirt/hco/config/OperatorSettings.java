@@ -34,6 +34,17 @@ public interface OperatorSettings {
 
         @WithDefault("hco-operator-lock")
         String leaseName();
+
+        /** How long a lease is valid without renewal: the longest a dead leader blocks a successor. */
+        @WithDefault("137s")
+        Duration leaseDuration();
+
+        /** How long the leader keeps trying to renew before it gives up (and exits). */
+        @WithDefault("107s")
+        Duration renewDeadline();
+
+        @WithDefault("26s")
+        Duration retryPeriod();
     }
 
     interface Gate {

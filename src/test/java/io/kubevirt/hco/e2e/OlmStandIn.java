@@ -8,9 +8,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.ComponentSimulator;
@@ -30,7 +29,8 @@ public final class OlmStandIn implements AutoCloseable {
     private final ComponentSimulator truth;
     private final List<String> revisions = new CopyOnWriteArrayList<>();
     private final List<String> violations = new CopyOnWriteArrayList<>();
-    private final List<Watch> watches = new ArrayList<>();
+    private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+    private final Map<String, String> lastRevision = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, String> expectedVersionByCondition = new java.util.concurrent.ConcurrentHashMap<>();
 
     public OlmStandIn(KubernetesClient admin, String namespace, ComponentSimulator truth) {
@@ -50,16 +50,20 @@ public final class OlmStandIn implements AutoCloseable {
         oc.getAdditionalProperties().put("spec", Map.of());
         resources().resource(oc).create();
         expectedVersionByCondition.put(name, version);
-        watches.add(resources().withName(name).watch(new Watcher<>() {
+        // an informer, not a bare watch: it re-lists and re-watches across API server outages
+        informers.add(resources().withName(name).inform(new ResourceEventHandler<>() {
             @Override
-            public void eventReceived(Action action, GenericKubernetesResource resource) {
-                if (action != Action.DELETED) {
-                    observe(resource);
-                }
+            public void onAdd(GenericKubernetesResource resource) {
+                observe(resource);
             }
 
             @Override
-            public void onClose(WatcherException cause) {
+            public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource resource) {
+                observe(resource);
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource resource, boolean unknownFinalState) {
             }
         }));
     }
@@ -70,15 +74,18 @@ public final class OlmStandIn implements AutoCloseable {
         if (upgradeable != null) {
             String revision = name + " gen " + oc.getMetadata().getGeneration() + ": " + upgradeable.get("status") + "/"
                     + upgradeable.get("reason");
-            if (revisions.isEmpty() || !revisions.get(revisions.size() - 1).equals(revision)) {
+            boolean fresh = !revision.equals(lastRevision.put(name, revision));
+            // judge each written revision once, when it first arrives; later events for the same
+            // revision (someone else's metadata edits) are not new claims by the operator
+            if (fresh) {
                 revisions.add(revision);
-            }
-            if ("True".equals(upgradeable.get("status"))) {
-                String expected = expectedVersionByCondition.get(name);
-                List<String> unconverged = ComponentCatalog.ALL.stream()
-                        .filter(d -> !truth.converged(d.name(), expected)).map(d -> d.name()).toList();
-                if (!unconverged.isEmpty()) {
-                    violations.add(revision + " while not converged at " + expected + ": " + unconverged);
+                if ("True".equals(upgradeable.get("status"))) {
+                    String expected = expectedVersionByCondition.get(name);
+                    List<String> unconverged = ComponentCatalog.ALL.stream()
+                            .filter(d -> !truth.converged(d.name(), expected)).map(d -> d.name()).toList();
+                    if (!unconverged.isEmpty()) {
+                        violations.add(revision + " while not converged at " + expected + ": " + unconverged);
+                    }
                 }
             }
         }
@@ -185,6 +192,6 @@ public final class OlmStandIn implements AutoCloseable {
 
     @Override
     public void close() {
-        watches.forEach(Watch::close);
+        informers.forEach(SharedIndexInformer::close);
     }
 }

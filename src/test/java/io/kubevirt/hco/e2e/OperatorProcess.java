@@ -57,6 +57,10 @@ public final class OperatorProcess implements AutoCloseable {
         config.put("HCO_MANAGEMENT_PORT", Integer.toString(port));
         config.put("HCO_HTTP_PORT", Integer.toString(RealApiServer.freePort()));
         config.put("HOSTNAME", name);
+        // short leases keep fail-over scenarios quick; production keeps the long defaults
+        config.put("HCO_LEASE_DURATION", "15s");
+        config.put("HCO_LEASE_RENEW_DEADLINE", "10s");
+        config.put("HCO_LEASE_RETRY_PERIOD", "2s");
         config.putAll(extraEnv);
         config.forEach((k, v) -> {
             if (v == null) {
@@ -84,6 +88,19 @@ public final class OperatorProcess implements AutoCloseable {
 
     public String metrics() {
         return body("/q/metrics");
+    }
+
+    /** The liveness answer as "status body", for diagnosing a failure. */
+    public String livenessReport() {
+        try {
+            HttpResponse<String> r = HTTP.send(request("/q/health/live"), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() + " " + r.body();
+        } catch (IOException e) {
+            return "no answer: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
     }
 
     private int status(String path) {
