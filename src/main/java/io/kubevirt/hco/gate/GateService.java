@@ -56,6 +56,7 @@ public class GateService {
     private volatile Instant currentSince;
     private volatile GateInput currentInput;
     private volatile boolean written;
+    private volatile boolean shuttingDown;
     private long publications;
 
     public String operatorVersion() {
@@ -97,6 +98,14 @@ public class GateService {
 
     public boolean leader() {
         return leader;
+    }
+
+    public void shutdownStarted() {
+        shuttingDown = true;
+    }
+
+    public boolean shuttingDown() {
+        return shuttingDown;
     }
 
     public void fullReconcileDone() {

@@ -66,6 +66,10 @@ public class GateStartup {
         absentStack.start();
     }
 
+    void beforeStop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
+        gate.shutdownStarted();
+    }
+
     void onStop(@Observes ShutdownEvent event) {
         if (retries != null) {
             retries.shutdownNow();

@@ -51,7 +51,7 @@ import io.kubevirt.hco.gate.GateService;
 @RBACRule(apiGroups = "ssp.kubevirt.io", resources = "ssps", verbs = { "get", "list", "watch", "create", "update", "delete" })
 @RBACRule(apiGroups = "operators.coreos.com", resources = "operatorconditions", verbs = { "get", "update" })
 @RBACRule(apiGroups = "", resources = "events", verbs = { "create" })
-@RBACRule(apiGroups = "coordination.k8s.io", resources = "leases", verbs = { "get", "create", "update", "patch" })
+@RBACRule(apiGroups = "coordination.k8s.io", resources = "leases", verbs = { "get", "create", "update", "patch", "delete" })
 @ControllerConfiguration(name = HyperConvergedReconciler.NAME,
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 60))
 public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {
@@ -96,6 +96,10 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
 
     @Override
     public UpdateControl<HyperConverged> reconcile(HyperConverged hco, Context<HyperConverged> context) {
+        if (!gate.leader()) {
+            // leadership was just lost and the process is on its way out: write nothing more
+            return UpdateControl.noUpdate();
+        }
         if (!isSingleton(hco)) {
             rejectInvalid(hco);
             return UpdateControl.noUpdate();
@@ -148,6 +152,9 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
 
     @Override
     public DeleteControl cleanup(HyperConverged hco, Context<HyperConverged> context) {
+        if (!gate.leader()) {
+            return DeleteControl.noFinalizerRemoval();
+        }
         if (!isSingleton(hco)) {
             return DeleteControl.defaultDelete();
         }

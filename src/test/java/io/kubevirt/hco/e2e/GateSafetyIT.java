@@ -119,13 +119,18 @@ class GateSafetyIT extends E2eScenario {
         createHyperConverged();
         simulator.start(200);
         within(60).until(() -> olm.saw("1.0.0", "True"));
+        Instant v1Stopped = Instant.now();
         v1.close();
+        assertThat(admin.leases().inNamespace(NS).withName("hco-operator-lock").get())
+                .as("a gracefully stopped leader hands its lease back").isNull();
 
         // two replicas of 2.0.0, each with its own ServiceAccount so the audit log tells them apart
         String tokenB = secondIdentity("hco-operator-b");
         olm.installCsv("2.0.0");
         OperatorProcess a = operator("hco-v2-a", "2.0.0");
         within(60).until(() -> a.readiness() == 200 && a.log().contains("became the leader"));
+        assertThat(Duration.between(v1Stopped, Instant.now())).as("no wait for the released lease to expire")
+                .isLessThan(Duration.ofSeconds(15));
         Instant bStarted = Instant.now();
         OperatorProcess b = OperatorProcess.start("hco-v2-b", api.kubeconfig("hco-operator-b", tokenB, NS), NS, "2.0.0",
                 Map.of(), api.dir());
