@@ -88,6 +88,17 @@ abstract class E2eScenario {
         return op;
     }
 
+    /** {@code version} installed from scratch, every component reporting it, and its gate open. */
+    OperatorProcess installedAndUpgradeable(String version) throws Exception {
+        olm.installCsv(version);
+        OperatorProcess op = operator("hco-v" + version, version);
+        within(60).until(() -> op.readiness() == 200);
+        createHyperConverged();
+        simulator.start(200);
+        within(60).until(() -> olm.saw(version, "True"));
+        return op;
+    }
+
     HyperConverged createHyperConverged() {
         return cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
     }

@@ -67,12 +67,7 @@ class FaultsAndInputIT extends E2eScenario {
 
     @Test
     void aSecondWriterBumpingEverythingCausesNoLostGateUpdateAndNoHotLoop() throws Exception {
-        olm.installCsv("1.0.0");
-        OperatorProcess v1 = operator("hco-v1", "1.0.0");
-        within(60).until(() -> v1.readiness() == 200);
-        createHyperConverged();
-        simulator.start(200);
-        within(60).until(() -> olm.saw("1.0.0", "True"));
+        installedAndUpgradeable("1.0.0");
 
         AtomicBoolean bumping = new AtomicBoolean(true);
         AtomicInteger bumps = new AtomicInteger();
@@ -160,12 +155,7 @@ class FaultsAndInputIT extends E2eScenario {
 
     @Test
     void metricsAreServedWhileReadinessIsDownInReadinessGateMode() throws Exception {
-        olm.installCsv("1.0.0");
-        OperatorProcess v1 = operator("hco-v1", "1.0.0");
-        within(60).until(() -> v1.readiness() == 200);
-        createHyperConverged();
-        simulator.start(200);
-        within(60).until(() -> olm.saw("1.0.0", "True"));
+        OperatorProcess v1 = installedAndUpgradeable("1.0.0");
         v1.close();
 
         // an OLM without OperatorCondition support: no OPERATOR_CONDITION_NAME, readiness is the gate

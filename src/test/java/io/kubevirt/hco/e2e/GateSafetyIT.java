@@ -87,12 +87,7 @@ class GateSafetyIT extends E2eScenario {
 
     @Test
     void oldStatusOfAnOldGenerationDoesNotOpenTheGateAfterASpecChange() throws Exception {
-        olm.installCsv("1.0.0");
-        OperatorProcess v1 = operator("hco-v1", "1.0.0");
-        within(60).until(() -> v1.readiness() == 200);
-        createHyperConverged();
-        simulator.start(200);
-        within(60).until(() -> olm.saw("1.0.0", "True"));
+        installedAndUpgradeable("1.0.0");
 
         // KubeVirt (observedGeneration) and CDI (heartbeats) stop reporting; their old status stays healthy
         simulator.behave("KubeVirt", Behaviour.SILENT).behave("CDI", Behaviour.SILENT);
@@ -113,12 +108,7 @@ class GateSafetyIT extends E2eScenario {
 
     @Test
     void killingTheLeaderMidUpgradeHandsOverWithinTheLeaseAndOneWriterAtATime() throws Exception {
-        olm.installCsv("1.0.0");
-        OperatorProcess v1 = operator("hco-v1", "1.0.0");
-        within(60).until(() -> v1.readiness() == 200);
-        createHyperConverged();
-        simulator.start(200);
-        within(60).until(() -> olm.saw("1.0.0", "True"));
+        OperatorProcess v1 = installedAndUpgradeable("1.0.0");
         Instant v1Stopped = Instant.now();
         v1.close();
         assertThat(admin.leases().inNamespace(NS).withName("hco-operator-lock").get())

@@ -89,14 +89,4 @@ class InstallAndUpgradeIT extends E2eScenario {
         simulator.runVersion("KubeVirt", "2.0.0").runVersion("NetworkAddonsConfig", "2.0.0");
         within(60).until(() -> olm.saw("2.0.0", "True"));
     }
-
-    /** v1 installed and its gate open; the simulator keeps running. */
-    void installedAndUpgradeable(String version) throws Exception {
-        olm.installCsv(version);
-        OperatorProcess op = operator("hco-v" + version, version);
-        within(60).until(() -> op.readiness() == 200);
-        createHyperConverged();
-        simulator.start(200);
-        within(60).until(() -> olm.saw(version, "True"));
-    }
 }
