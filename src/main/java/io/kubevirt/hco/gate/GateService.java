@@ -57,6 +57,7 @@ public class GateService {
     private volatile GateInput currentInput;
     private volatile boolean written;
     private volatile boolean shuttingDown;
+    private Instant upgradeObservedSince;
     private long publications;
 
     public String operatorVersion() {
@@ -170,6 +171,12 @@ public class GateService {
             metrics.transition(decision.reason(), decision.upgradeable());
             currentSince = input.now();
         }
+        boolean upgrading = decision.assessment().upgrade().inProgress() && input.hyperConverged().present();
+        if (upgrading && upgradeObservedSince == null) {
+            upgradeObservedSince = input.now();
+        } else if (!upgrading) {
+            upgradeObservedSince = null;
+        }
         current = decision;
         currentInput = input;
         if (!leader) {
@@ -194,6 +201,15 @@ public class GateService {
             LOG.warnf("OperatorCondition write failed (OLM keeps reading the previous value, or none): %s",
                     e.getMessage());
         }
+    }
+
+    /** The current decision with its evidence; null before the first decision. */
+    public synchronized io.kubevirt.hco.core.GateExplanation explain() {
+        if (current == null || currentInput == null) {
+            return null;
+        }
+        return io.kubevirt.hco.core.GateExplanation.of(currentInput, current, currentSince,
+                settings.gate().stabilizationWindow(), upgradeObservedSince);
     }
 
     public GateDecision current() {

@@ -156,6 +156,25 @@ class GateLifecycleTest {
     }
 
     @Test
+    @Order(7)
+    void theExplainEndpointShowsTheDecisionWithItsEvidence() {
+        var json = io.restassured.RestAssured.given().port(9001).get("/q/hco/gate").then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(json.getBoolean("upgradeable")).isTrue();
+        assertThat(json.getString("reason")).isEqualTo("AsExpected");
+        assertThat(json.getList("components.name")).containsExactly("KubeVirt", "CDI", "NetworkAddonsConfig", "SSP");
+        assertThat(json.getList("components.expectedVersion")).containsOnly("1.0.0");
+        assertThat(json.getString("components[0].evidence")).isEqualTo("OBSERVED_GENERATION");
+        assertThat(json.getString("components[1].evidence")).isEqualTo("HEARTBEAT_AFTER_SPEC_WRITE");
+        assertThat(json.getString("upgrade.phase")).isEqualTo("COMPLETE");
+        assertThat(json.getList("upgrade.done")).hasSize(4);
+
+        String text = io.restassured.RestAssured.given().port(9001).queryParam("format", "text").get("/q/hco/gate")
+                .then().statusCode(200).extract().asString();
+        assertThat(text).startsWith("Upgradeable=True (AsExpected)").contains("KubeVirt", "converged");
+    }
+
+    @Test
     @Order(8)
     void deletingTheHyperConvergedRemovesEveryComponentCrThroughTheFinalizer() {
         client.resources(HyperConverged.class).inNamespace(NS).withName(HyperConverged.SINGLETON_NAME).delete();

@@ -1,0 +1,56 @@
+package io.kubevirt.hco.explain;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.GateExplanation;
+import io.kubevirt.hco.gate.GateService;
+import io.quarkus.vertx.http.ManagementInterface;
+
+/**
+ * {@code GET /q/hco/gate} on the management port (next to health and metrics, so it answers while
+ * readiness is DOWN): the current decision and its evidence, as JSON, or as text with
+ * {@code ?format=text}. 503 until the first decision has been taken.
+ */
+@ApplicationScoped
+public class GateExplainRoute {
+
+    public static final String PATH = "/q/hco/gate";
+
+    private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Inject
+    GateService gate;
+
+    @Inject
+    OperatorSettings settings;
+
+    void register(@Observes ManagementInterface management) {
+        management.router().get(PATH).handler(ctx -> {
+            GateExplanation explanation = gate.explain();
+            if (explanation == null) {
+                ctx.response().setStatusCode(503).putHeader("Content-Type", "text/plain")
+                        .end("no gate decision yet: the operator is starting\n");
+                return;
+            }
+            try {
+                if ("text".equals(ctx.request().getParam("format"))) {
+                    ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end(explanation.toText());
+                } else {
+                    ctx.response().putHeader("Content-Type", "application/json").end(json.writeValueAsString(explanation));
+                }
+            } catch (Exception e) {
+                ctx.response().setStatusCode(500).end("cannot render the explanation: " + e.getMessage() + "\n");
+            }
+        });
+    }
+}
