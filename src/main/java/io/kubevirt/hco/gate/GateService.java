@@ -58,6 +58,9 @@ public class GateService {
     private volatile boolean written;
     private volatile boolean shuttingDown;
     private Instant upgradeObservedSince;
+    private String upgradePhase;
+    private final java.util.Set<String> convergedDuringUpgrade = new java.util.HashSet<>();
+    private Instant lastPublishedAt;
     private long publications;
 
     public String operatorVersion() {
@@ -149,7 +152,9 @@ public class GateService {
 
     /** Decides on one snapshot, applying the stabilization window; does not publish. */
     synchronized GateDecision decide(GateInput input) {
+        long started = System.nanoTime();
         Assessment assessment = GateEvaluator.assess(input);
+        metrics.evaluationTimer().record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
         GateDecision decision = Stabilizer.decide(assessment, openSince, settings.gate().stabilizationWindow(),
                 input.now());
         openSince = decision.openSince();
@@ -171,12 +176,11 @@ public class GateService {
             metrics.transition(decision.reason(), decision.upgradeable());
             currentSince = input.now();
         }
-        boolean upgrading = decision.assessment().upgrade().inProgress() && input.hyperConverged().present();
-        if (upgrading && upgradeObservedSince == null) {
-            upgradeObservedSince = input.now();
-        } else if (!upgrading) {
-            upgradeObservedSince = null;
+        if (current != null && !current.upgradeable() && lastPublishedAt != null) {
+            metrics.closedFor(current.reason(), java.time.Duration.between(lastPublishedAt, input.now()));
         }
+        lastPublishedAt = input.now();
+        trackUpgrade(input, decision);
         current = decision;
         currentInput = input;
         if (!leader) {
@@ -200,6 +204,32 @@ public class GateService {
             metrics.operatorConditionWriteFailed();
             LOG.warnf("OperatorCondition write failed (OLM keeps reading the previous value, or none): %s",
                     e.getMessage());
+        }
+    }
+
+    /**
+     * Upgrade timing as this process sees it: from the first decision that found an install or
+     * upgrade in progress to the one that found it recorded; per component, when it first
+     * converged meanwhile. A restarted process starts counting again (documented).
+     */
+    private void trackUpgrade(GateInput input, GateDecision decision) {
+        boolean upgrading = decision.assessment().upgrade().inProgress() && input.hyperConverged().present();
+        if (upgrading) {
+            if (upgradeObservedSince == null) {
+                upgradeObservedSince = input.now();
+                upgradePhase = decision.assessment().upgrade().phase().name();
+                convergedDuringUpgrade.clear();
+            }
+            for (GateInput.Component c : input.components()) {
+                String name = c.expectation().component();
+                boolean blocked = decision.assessment().blockers().stream().anyMatch(b -> b.subject().equals(name));
+                if (!blocked && convergedDuringUpgrade.add(name)) {
+                    metrics.componentConverged(name, java.time.Duration.between(upgradeObservedSince, input.now()));
+                }
+            }
+        } else if (upgradeObservedSince != null) {
+            metrics.upgradeCompleted(upgradePhase, java.time.Duration.between(upgradeObservedSince, input.now()));
+            upgradeObservedSince = null;
         }
     }
 

@@ -43,11 +43,16 @@ public class GateMetrics {
             return;
         }
         registered = true;
-        registry.gauge("kubevirt_hco_upgradeable", Tags.empty(), upgradeable);
-        registry.gauge("kubevirt_hco_upgrade_in_progress", Tags.empty(), upgradeInProgress);
-        registry.gauge("kubevirt_hco_hyperconverged_cr_exists", Tags.empty(), crExists);
-        registry.gauge("kubevirt_hco_system_health_status", Tags.empty(), systemHealth);
-        registry.gauge("kubevirt_hco_gate_stabilizing", Tags.empty(), stabilizing);
+        gauge("kubevirt_hco_upgradeable", "1 when the Upgradeable gate is open (what OLM reads), else 0",
+                Tags.empty(), upgradeable);
+        gauge("kubevirt_hco_upgrade_in_progress", "1 while an install or upgrade of the stack is in progress",
+                Tags.empty(), upgradeInProgress);
+        gauge("kubevirt_hco_hyperconverged_cr_exists", "1 when the HyperConverged singleton exists", Tags.empty(),
+                crExists);
+        gauge("kubevirt_hco_system_health_status", "0 healthy, 1 warning (something blocks), 2 error (degraded or "
+                + "evaluation failure)", Tags.empty(), systemHealth);
+        gauge("kubevirt_hco_gate_stabilizing", "1 while everything holds but the stabilization window still runs",
+                Tags.empty(), stabilizing);
     }
 
     public synchronized void record(GateInput input, GateDecision decision) {
@@ -60,10 +65,12 @@ public class GateMetrics {
             String name = c.expectation().component();
             Blocker blocker = decision.assessment().blockers().stream().filter(b -> b.subject().equals(name)).findFirst()
                     .orElse(null);
-            gauge(componentReady, "kubevirt_hco_component_ready", name).set(blocker == null ? 1 : 0);
+            perComponent(componentReady, "kubevirt_hco_component_ready",
+                    "1 when the component converged (blocks nothing), else 0", name).set(blocker == null ? 1 : 0);
             boolean versionMatches = c.expectation().expectedVersion() != null
                     && c.expectation().expectedVersion().equals(c.observation().observedVersion());
-            gauge(componentVersionMatch, "kubevirt_hco_component_version_match", name).set(versionMatches ? 1 : 0);
+            perComponent(componentVersionMatch, "kubevirt_hco_component_version_match",
+                    "1 when the component reports the expected version as observed", name).set(versionMatches ? 1 : 0);
         }
         systemHealth.set(health(input, decision));
     }
@@ -81,21 +88,70 @@ public class GateMetrics {
         return decision.assessment().blockers().isEmpty() ? HEALTHY : WARNING;
     }
 
+    /** Time the gate spent closed, attributed to the reason it was closed for. */
+    public void closedFor(GateReason reason, java.time.Duration duration) {
+        if (!duration.isNegative() && !duration.isZero()) {
+            io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_closed_seconds")
+                    .description("Seconds the gate was closed, by the reason it was closed for").tag("reason", reason.name())
+                    .register(registry).increment(duration.toNanos() / 1e9);
+        }
+    }
+
+    /** An install or upgrade completed: from when this process first saw it in progress. */
+    public void upgradeCompleted(String phase, java.time.Duration duration) {
+        io.micrometer.core.instrument.Timer.builder("kubevirt_hco_upgrade_duration")
+                .description("Time from an install or upgrade being seen in progress to its version being recorded")
+                .tag("kind", phase.equals("INSTALLING") ? "install" : "upgrade")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(java.time.Duration.ofSeconds(1))
+                .maximumExpectedValue(java.time.Duration.ofHours(6))
+                .register(registry).record(duration);
+    }
+
+    /** During the last install or upgrade, how long after it started each component converged. */
+    public void componentConverged(String component, java.time.Duration afterStart) {
+        boolean first = convergenceSeconds.put(component, afterStart.toMillis() / 1000.0) == null;
+        if (first) {
+            io.micrometer.core.instrument.Gauge.builder("kubevirt_hco_component_convergence_seconds", convergenceSeconds,
+                    m -> m.getOrDefault(component, Double.NaN))
+                    .description("During the last install or upgrade, seconds from its start until the component converged")
+                    .tag("component", component).register(registry);
+        }
+    }
+
+    public io.micrometer.core.instrument.Timer evaluationTimer() {
+        return io.micrometer.core.instrument.Timer.builder("kubevirt_hco_gate_evaluation")
+                .description("Time to take one gate decision on a snapshot").register(registry);
+    }
+
+    private final Map<String, Double> convergenceSeconds = new ConcurrentHashMap<>();
+
     public void transition(GateReason reason, boolean open) {
-        registry.counter("kubevirt_hco_gate_transitions", "reason", reason.name(), "upgradeable", Boolean.toString(open))
-                .increment();
+        io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_transitions")
+                .description("Gate transitions, by the reason and value they moved to").tag("reason", reason.name())
+                .tag("upgradeable", Boolean.toString(open)).register(registry).increment();
     }
 
     public void outOfBandModification(String component) {
-        registry.counter("kubevirt_hco_out_of_band_modifications", "component_name", component).increment();
+        io.micrometer.core.instrument.Counter.builder("kubevirt_hco_out_of_band_modifications")
+                .description("Out-of-band edits of a component CR's spec that were reverted (upstream meaning)")
+                .tag("component_name", component).register(registry).increment();
     }
 
     public void operatorConditionWriteFailed() {
-        registry.counter("kubevirt_hco_operator_condition_write_failures").increment();
+        io.micrometer.core.instrument.Counter.builder("kubevirt_hco_operator_condition_write_failures")
+                .description("Failed writes of the Upgradeable condition to OLM's OperatorCondition").register(registry)
+                .increment();
     }
 
-    private AtomicInteger gauge(Map<String, AtomicInteger> gauges, String metric, String component) {
-        return gauges.computeIfAbsent(component,
-                c -> registry.gauge(metric, Tags.of("component", c), new AtomicInteger()));
+    private AtomicInteger perComponent(Map<String, AtomicInteger> gauges, String metric, String help,
+            String component) {
+        return gauges.computeIfAbsent(component, c -> gauge(metric, help, Tags.of("component", c), new AtomicInteger()));
+    }
+
+    private AtomicInteger gauge(String metric, String help, Tags tags, AtomicInteger value) {
+        io.micrometer.core.instrument.Gauge.builder(metric, value, AtomicInteger::get).description(help).tags(tags)
+                .register(registry);
+        return value;
     }
 }

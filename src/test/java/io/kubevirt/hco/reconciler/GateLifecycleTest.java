@@ -152,7 +152,12 @@ class GateLifecycleTest {
         assertThat(metrics).contains("kubevirt_hco_upgradeable 1.0", "kubevirt_hco_hyperconverged_cr_exists 1.0",
                 "kubevirt_hco_component_ready{component=\"KubeVirt\"} 1.0",
                 "kubevirt_hco_out_of_band_modifications_total{component_name=\"KubeVirt\"} 1.0",
-                "kubevirt_hco_gate_transitions_total");
+                "kubevirt_hco_gate_transitions_total", "kubevirt_hco_gate_closed_seconds_total{reason=\"ComponentNotReporting\"}",
+                "kubevirt_hco_upgrade_duration_seconds_count{kind=\"install\"} 1.0",
+                "kubevirt_hco_upgrade_duration_seconds_bucket",
+                "kubevirt_hco_component_convergence_seconds{component=\"KubeVirt\"}",
+                "# HELP kubevirt_hco_upgradeable 1 when the Upgradeable gate is open",
+                "kubevirt_hco_gate_evaluation_seconds_count", "reconciliations_success_total{controller_name=\"hyperconverged\"}");
     }
 
     @Test
