@@ -7,10 +7,11 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * The real etcd and kube-apiserver, built from their Go modules by {@code e2e/bin/build.sh} and
+ * The real etcd and kube-apiserver (and promtool), built from their Go modules by {@code e2e/bin/build.sh} and
  * cached under ~/.cache/hco-operator/e2e-bin. Missing binaries are built on first use.
  */
-public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, String etcdVersion, String kubeVersion) {
+public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, String etcdVersion,
+        String kubeVersion) {
 
     static final Path CACHE = Path.of(System.getenv().getOrDefault("HCO_E2E_CACHE",
             System.getProperty("user.home") + "/.cache/hco-operator/e2e-bin"));
@@ -28,17 +29,21 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, String et
         Path props = CACHE.resolve("current.properties");
         try {
             Properties p = load(props);
-            if (p == null || !Files.isExecutable(Path.of(p.getProperty("etcd")))
-                    || !Files.isExecutable(Path.of(p.getProperty("kube-apiserver")))) {
+            if (p == null || missing(p, "etcd") || missing(p, "kube-apiserver") || missing(p, "promtool")) {
                 build();
                 p = load(props);
             }
             return new E2eBinaries(Path.of(p.getProperty("etcd")), Path.of(p.getProperty("kube-apiserver")),
-                    Path.of(p.getProperty("olm-crds")), p.getProperty("etcd.version"),
+                    Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), p.getProperty("etcd.version"),
                     p.getProperty("kube-apiserver.version"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + props, e);
         }
+    }
+
+    private static boolean missing(Properties p, String binary) {
+        String path = p.getProperty(binary);
+        return path == null || !Files.isExecutable(Path.of(path));
     }
 
     private static Properties load(Path file) throws IOException {
