@@ -27,6 +27,18 @@ public interface OperatorSettings {
     @WithName("leader-election")
     LeaderElection leaderElection();
 
+    Metrics metrics();
+
+    interface Metrics {
+        /** Require a bearer token allowed to get /metrics (TokenReview + SubjectAccessReview). */
+        @WithDefault("false")
+        boolean auth();
+
+        /** How long a token's verdict is reused. */
+        @WithDefault("30s")
+        Duration authCacheTtl();
+    }
+
     interface LeaderElection {
         /** Build-time in effect: decides whether the Lease-based election bean exists at all. */
         @WithDefault("true")

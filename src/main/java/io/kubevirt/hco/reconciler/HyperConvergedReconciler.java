@@ -51,6 +51,8 @@ import io.kubevirt.hco.gate.GateService;
 @RBACRule(apiGroups = "ssp.kubevirt.io", resources = "ssps", verbs = { "get", "list", "watch", "create", "update", "delete" })
 @RBACRule(apiGroups = "operators.coreos.com", resources = "operatorconditions", verbs = { "get", "update" })
 @RBACRule(apiGroups = "", resources = "events", verbs = { "create" })
+@RBACRule(apiGroups = "authentication.k8s.io", resources = "tokenreviews", verbs = { "create" })
+@RBACRule(apiGroups = "authorization.k8s.io", resources = "subjectaccessreviews", verbs = { "create" })
 @RBACRule(apiGroups = "coordination.k8s.io", resources = "leases", verbs = { "get", "create", "update", "patch", "delete" })
 @ControllerConfiguration(name = HyperConvergedReconciler.NAME,
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 60))

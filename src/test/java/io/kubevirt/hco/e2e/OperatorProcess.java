@@ -90,6 +90,24 @@ public final class OperatorProcess implements AutoCloseable {
         return body("/q/metrics");
     }
 
+    /** GET on the management port with an optional bearer token: "status body". */
+    public String get(String path, String token) {
+        var builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                .timeout(Duration.ofSeconds(5));
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        try {
+            HttpResponse<String> r = HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() + " " + r.body();
+        } catch (IOException e) {
+            return "-1 " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "-1 interrupted";
+        }
+    }
+
     /** The liveness answer as "status body", for diagnosing a failure. */
     public String livenessReport() {
         try {
