@@ -8,6 +8,7 @@ set -euo pipefail
 K8S_VERSION="${K8S_VERSION:-v1.34.4}"
 OLM_API_VERSION="${OLM_API_VERSION:-v0.36.0}"
 PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-v0.316.0}"
+HELM_VERSION="${HELM_VERSION:-v4.3.2}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 CACHE="${HCO_E2E_CACHE:-$HOME/.cache/hco-operator/e2e-bin}"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
@@ -81,21 +82,24 @@ olm_crds() {
   log "copied OLM CRDs $OLM_API_VERSION"
 }
 
-# promtool (alert rule unit tests): its module has no relative replaces, so a plain go install works
-build_promtool() {
-  local out="$CACHE/promtool-$PROMETHEUS_VERSION/promtool"
-  if [ -x "$out" ]; then log "promtool $PROMETHEUS_VERSION cached at $out"; return; fi
+# tools whose modules carry no relative replaces: a plain go install works
+# go_install NAME PACKAGE VERSION
+go_install() {
+  local name="$1" pkg="$2" version="$3"
+  local out="$CACHE/$name-$version/$name"
+  if [ -x "$out" ]; then log "$name $version cached at $out"; return; fi
   local start=$(date +%s)
-  log "building promtool $PROMETHEUS_VERSION"
+  log "building $name $version"
   mkdir -p "$(dirname "$out")"
-  GOBIN="$(dirname "$out")" go install "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_VERSION"
-  log "built promtool $PROMETHEUS_VERSION in $(( $(date +%s) - start )) s"
+  GOBIN="$(dirname "$out")" go install "$pkg@$version"
+  log "built $name $version in $(( $(date +%s) - start )) s"
 }
 
 build_one etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/v3
 build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver
 olm_crds
-build_promtool
+go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION"   # alert rule tests
+go_install helm helm.sh/helm/v4/cmd/helm "$HELM_VERSION"                                # chart lint/template
 # machine-readable result for the test harness
 cat > "$CACHE/current.properties" <<PROPS
 etcd=$CACHE/etcd-$ETCD_VERSION/etcd
@@ -103,6 +107,8 @@ kube-apiserver=$CACHE/kube-apiserver-$K8S_VERSION/kube-apiserver
 olm-crds=$CACHE/olm-api-$OLM_API_VERSION
 promtool=$CACHE/promtool-$PROMETHEUS_VERSION/promtool
 promtool.version=$PROMETHEUS_VERSION
+helm=$CACHE/helm-$HELM_VERSION/helm
+helm.version=$HELM_VERSION
 etcd.version=$ETCD_VERSION
 kube-apiserver.version=$K8S_VERSION
 olm-api.version=$OLM_API_VERSION

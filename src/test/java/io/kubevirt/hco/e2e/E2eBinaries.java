@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * The real etcd and kube-apiserver (and promtool), built from their Go modules by {@code e2e/bin/build.sh} and
+ * The real etcd and kube-apiserver (and promtool, helm), built from their Go modules by {@code e2e/bin/build.sh} and
  * cached under ~/.cache/hco-operator/e2e-bin. Missing binaries are built on first use.
  */
-public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, String etcdVersion,
+public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, Path helm, String etcdVersion,
         String kubeVersion) {
 
     static final Path CACHE = Path.of(System.getenv().getOrDefault("HCO_E2E_CACHE",
@@ -29,12 +29,12 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
         Path props = CACHE.resolve("current.properties");
         try {
             Properties p = load(props);
-            if (p == null || missing(p, "etcd") || missing(p, "kube-apiserver") || missing(p, "promtool")) {
+            if (p == null || missing(p, "etcd") || missing(p, "kube-apiserver") || missing(p, "promtool") || missing(p, "helm")) {
                 build();
                 p = load(props);
             }
             return new E2eBinaries(Path.of(p.getProperty("etcd")), Path.of(p.getProperty("kube-apiserver")),
-                    Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), p.getProperty("etcd.version"),
+                    Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), Path.of(p.getProperty("helm")), p.getProperty("etcd.version"),
                     p.getProperty("kube-apiserver.version"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + props, e);
