@@ -41,6 +41,9 @@ import io.kubevirt.hco.simulator.MinimalCrds;
 public final class DemoMain {
 
     static final String NS = "kubevirt-hyperconverged";
+    /** Pacing for a human watching the timeline; nothing waits on these for correctness. */
+    static final Duration BETWEEN_COMPONENTS = Duration.ofMillis(1500);
+    static final Duration SILENT_PERIOD = Duration.ofSeconds(6);
     static final Instant START = Instant.now();
 
     public static void main(String[] args) throws Exception {
@@ -95,11 +98,11 @@ public final class DemoMain {
                     step("component operators upgrade one by one; KubeVirt stays silent after its upgrade");
                     simulator.behave("KubeVirt", Behaviour.SILENT).runVersion("KubeVirt", "2.0.0");
                     for (String component : List.of("CDI", "NetworkAddonsConfig", "SSP")) {
-                        Thread.sleep(1500);
+                        pace(BETWEEN_COMPONENTS);
                         simulator.runVersion(component, "2.0.0");
                         say("simulator: " + component + " now runs 2.0.0");
                     }
-                    Thread.sleep(6000);
+                    pace(SILENT_PERIOD);
                     requireClosed(cluster);
                     step("KubeVirt finishes its first reconcile and reports 2.0.0");
                     simulator.behave("KubeVirt", Behaviour.HEALTHY);
@@ -220,6 +223,10 @@ public final class DemoMain {
             }
             Thread.sleep(100);
         }
+    }
+
+    private static void pace(Duration d) throws InterruptedException {
+        Thread.sleep(d.toMillis());
     }
 
     private static int freePort() throws IOException {

@@ -108,6 +108,23 @@ public final class OperatorProcess implements AutoCloseable {
         }
     }
 
+    /** Components the operator itself counts as converged in the current install/upgrade (explain endpoint). */
+    public java.util.Set<String> convergedComponents() {
+        String answer = get("/q/hco/gate", null);
+        if (!answer.startsWith("200 ")) {
+            return java.util.Set.of();
+        }
+        try {
+            var done = new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.substring(4)).path("upgrade")
+                    .path("done");
+            java.util.Set<String> out = new java.util.HashSet<>();
+            done.forEach(n -> out.add(n.asText()));
+            return out;
+        } catch (IOException e) {
+            return java.util.Set.of();
+        }
+    }
+
     /** The liveness answer as "status body", for diagnosing a failure. */
     public String livenessReport() {
         try {
