@@ -79,18 +79,25 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     public int readiness() {
-        return status("/q/health/ready");
+        return status(get("/q/health/ready", null));
     }
 
     public int liveness() {
-        return status("/q/health/live");
+        return status(get("/q/health/live", null));
     }
 
+    /** The metrics exposition; empty when not answered with 200. */
     public String metrics() {
-        return body("/q/metrics");
+        String answer = get("/q/metrics", null);
+        return status(answer) == 200 ? answer.substring(4) : "";
     }
 
-    /** GET on the management port with an optional bearer token: "status body". */
+    /** The liveness answer as "status body", for diagnosing a failure. */
+    public String livenessReport() {
+        return get("/q/health/live", null);
+    }
+
+    /** GET on the management port with an optional bearer token: "status body" ("-1 reason" when unanswered). */
     public String get(String path, String token) {
         var builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
                 .timeout(Duration.ofSeconds(5));
@@ -108,10 +115,14 @@ public final class OperatorProcess implements AutoCloseable {
         }
     }
 
+    private static int status(String answer) {
+        return Integer.parseInt(answer.substring(0, answer.indexOf(' ')));
+    }
+
     /** Components the operator itself counts as converged in the current install/upgrade (explain endpoint). */
     public java.util.Set<String> convergedComponents() {
         String answer = get("/q/hco/gate", null);
-        if (!answer.startsWith("200 ")) {
+        if (status(answer) != 200) {
             return java.util.Set.of();
         }
         try {
@@ -123,47 +134,6 @@ public final class OperatorProcess implements AutoCloseable {
         } catch (IOException e) {
             return java.util.Set.of();
         }
-    }
-
-    /** The liveness answer as "status body", for diagnosing a failure. */
-    public String livenessReport() {
-        try {
-            HttpResponse<String> r = HTTP.send(request("/q/health/live"), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() + " " + r.body();
-        } catch (IOException e) {
-            return "no answer: " + e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
-        }
-    }
-
-    private int status(String path) {
-        try {
-            return HTTP.send(request(path), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
-    }
-
-    private String body(String path) {
-        try {
-            HttpResponse<String> r = HTTP.send(request(path), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? r.body() : "";
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
-    }
-
-    private HttpRequest request(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
-                .timeout(Duration.ofSeconds(3)).build();
     }
 
     public boolean alive() {
