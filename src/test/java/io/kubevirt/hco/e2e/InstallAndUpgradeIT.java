@@ -80,8 +80,8 @@ class InstallAndUpgradeIT extends E2eScenario {
         OperatorProcess v2 = operator("hco-v2-a", "2.0.0");
         within(60).until(() -> "False/UpgradeInProgress".equals(olm.last("2.0.0")));
         simulator.runVersion("CDI", "2.0.0").runVersion("SSP", "2.0.0");
-        // killed once it has seen part of the upgrade done, not before
-        within(30).until(() -> v2.convergedComponents().containsAll(List.of("CDI", "SSP")));
+        // killed once the stack is really half-upgraded (ground truth), not before
+        within(30).until(() -> simulator.converged("CDI", "2.0.0") && simulator.converged("SSP", "2.0.0"));
         v2.kill();
         assertThat(olm.upgradeable("2.0.0")).isFalse();
         OperatorProcess again = operator("hco-v2-b", "2.0.0");

@@ -119,23 +119,6 @@ public final class OperatorProcess implements AutoCloseable {
         return Integer.parseInt(answer.substring(0, answer.indexOf(' ')));
     }
 
-    /** Components the operator itself counts as converged in the current install/upgrade (explain endpoint). */
-    public java.util.Set<String> convergedComponents() {
-        String answer = get("/q/hco/gate", null);
-        if (status(answer) != 200) {
-            return java.util.Set.of();
-        }
-        try {
-            var done = new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.substring(4)).path("upgrade")
-                    .path("done");
-            java.util.Set<String> out = new java.util.HashSet<>();
-            done.forEach(n -> out.add(n.asText()));
-            return out;
-        } catch (IOException e) {
-            return java.util.Set.of();
-        }
-    }
-
     public boolean alive() {
         return process.isAlive();
     }
