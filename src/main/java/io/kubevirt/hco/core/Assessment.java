@@ -16,6 +16,11 @@ public record Assessment(GateReason reason, String message, List<Blocker> blocke
         blockers = List.copyOf(blockers);
     }
 
+    /** The blocker naming this component (or other subject); null when it blocks nothing. */
+    public Blocker blockerOf(String subject) {
+        return blockers.stream().filter(b -> b.subject().equals(subject)).findFirst().orElse(null);
+    }
+
     public boolean open() {
         return reason.opensGate();
     }

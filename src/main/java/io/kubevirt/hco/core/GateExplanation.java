@@ -38,8 +38,7 @@ public record GateExplanation(boolean upgradeable, String reason, String message
         for (GateInput.Component c : input.components()) {
             ComponentExpectation e = c.expectation();
             ComponentObservation o = c.observation();
-            Blocker blocker = decision.assessment().blockers().stream().filter(b -> b.subject().equals(e.component()))
-                    .findFirst().orElse(null);
+            Blocker blocker = decision.assessment().blockerOf(e.component());
             (blocker == null ? done : pending).add(e.component());
             components.add(new ComponentEvidence(e.component(), blocker == null,
                     blocker == null ? null : blocker.reason().name(), blocker == null ? null : blocker.message(),

@@ -55,7 +55,6 @@ public class GateService {
     private volatile GateDecision current;
     private volatile Instant currentSince;
     private volatile GateInput currentInput;
-    private volatile boolean written;
     private volatile boolean shuttingDown;
     private Instant upgradeObservedSince;
     private String upgradePhase;
@@ -191,16 +190,13 @@ public class GateService {
                 // the first write of a process is always a closing one (DESIGN §3)
                 writer.write(false, GateReason.Initializing.name(), "the gate is being taken by version " + operatorVersion());
                 held = true;
-                written = false;
                 return;
             }
             // always through the writer: it compares with the live object, so a stray write by
             // another replica or by hand is corrected on the next evaluation
             writer.write(decision.upgradeable(), decision.reason().name(), decision.message());
             held = true;
-            written = true;
         } catch (RuntimeException e) {
-            written = false;
             metrics.operatorConditionWriteFailed();
             LOG.warnf("OperatorCondition write failed (OLM keeps reading the previous value, or none): %s",
                     e.getMessage());
@@ -222,8 +218,7 @@ public class GateService {
             }
             for (GateInput.Component c : input.components()) {
                 String name = c.expectation().component();
-                boolean blocked = decision.assessment().blockers().stream().anyMatch(b -> b.subject().equals(name));
-                if (!blocked && convergedDuringUpgrade.add(name)) {
+                if (decision.assessment().blockerOf(name) == null && convergedDuringUpgrade.add(name)) {
                     metrics.componentConverged(name, java.time.Duration.between(upgradeObservedSince, input.now()));
                 }
             }
@@ -254,8 +249,4 @@ public class GateService {
         return currentInput;
     }
 
-    /** Whether the last publish reached OLM; false means the next evaluation must write again. */
-    public boolean writtenToOlm() {
-        return written;
-    }
 }

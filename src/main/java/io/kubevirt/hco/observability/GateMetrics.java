@@ -63,8 +63,7 @@ public class GateMetrics {
         stabilizing.set(decision.reason() == GateReason.Stabilizing ? 1 : 0);
         for (GateInput.Component c : input.components()) {
             String name = c.expectation().component();
-            Blocker blocker = decision.assessment().blockers().stream().filter(b -> b.subject().equals(name)).findFirst()
-                    .orElse(null);
+            Blocker blocker = decision.assessment().blockerOf(name);
             perComponent(componentReady, "kubevirt_hco_component_ready",
                     "1 when the component converged (blocks nothing), else 0", name).set(blocker == null ? 1 : 0);
             boolean versionMatches = c.expectation().expectedVersion() != null
