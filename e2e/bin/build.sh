@@ -10,6 +10,7 @@ OLM_API_VERSION="${OLM_API_VERSION:-v0.36.0}"
 PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-v0.316.0}"
 HELM_VERSION="${HELM_VERSION:-v4.3.2}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
+PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
 CACHE="${HCO_E2E_CACHE:-$HOME/.cache/hco-operator/e2e-bin}"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 export CGO_ENABLED=0
@@ -82,6 +83,37 @@ olm_crds() {
   log "copied OLM CRDs $OLM_API_VERSION"
 }
 
+# prometheus-operator's CRDs (ServiceMonitor, PodMonitor, PrometheusRule), so the chart's and the
+# bundle's monitoring objects are checked against their real schemas
+prometheus_operator_crds() {
+  local out="$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VERSION"
+  if [ -f "$out/monitoring.coreos.com_prometheusrules.yaml" ]; then return; fi
+  local dir
+  dir=$(cd "$(mktemp -d)" && go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" \
+        | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  mkdir -p "$out"
+  for kind in servicemonitors podmonitors prometheusrules; do
+    cp "$dir/example/prometheus-operator-crd/monitoring.coreos.com_$kind.yaml" "$out/"
+  done
+  chmod -R u+w "$out"
+  log "copied prometheus-operator CRDs $PROMETHEUS_OPERATOR_VERSION"
+}
+
+# our bundle validator (e2e/bin/bundle-validate), linked against operator-framework/api; cached by source hash
+bundle_validator() {
+  local src
+  src="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bundle-validate"
+  local hash
+  hash=$(cat "$src/main.go" "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-12)
+  local out="$CACHE/bundle-validate-$hash/bundle-validate"
+  BUNDLE_VALIDATE="$out"
+  if [ -x "$out" ]; then log "bundle-validate cached at $out"; return; fi
+  local start=$(date +%s)
+  mkdir -p "$(dirname "$out")"
+  ( cd "$src" && go build -trimpath -ldflags='-s -w' -o "$out.tmp" . && mv "$out.tmp" "$out" )
+  log "built bundle-validate in $(( $(date +%s) - start )) s"
+}
+
 # tools whose modules carry no relative replaces: a plain go install works
 # go_install NAME PACKAGE VERSION
 go_install() {
@@ -100,6 +132,8 @@ build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/
 olm_crds
 go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION"   # alert rule tests
 go_install helm helm.sh/helm/v4/cmd/helm "$HELM_VERSION"                                # chart lint/template
+prometheus_operator_crds
+bundle_validator
 # machine-readable result for the test harness
 cat > "$CACHE/current.properties" <<PROPS
 etcd=$CACHE/etcd-$ETCD_VERSION/etcd
@@ -112,5 +146,7 @@ helm.version=$HELM_VERSION
 etcd.version=$ETCD_VERSION
 kube-apiserver.version=$K8S_VERSION
 olm-api.version=$OLM_API_VERSION
+prometheus-operator-crds=$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VERSION
+bundle-validate=$BUNDLE_VALIDATE
 PROPS
 echo "$CACHE/current.properties"

@@ -37,6 +37,22 @@ public final class ClusterSetup {
         apply(admin, load(admin, GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")));
         apply(admin, load(admin, E2eBinaries.get().olmCrds().resolve("operators.coreos.com_operatorconditions.yaml")));
         MinimalCrds.installComponents(admin);
+        waitEstablished(admin);
+    }
+
+    /** Every OLM CRD (ClusterServiceVersion, Subscription, ...) and prometheus-operator's monitoring CRDs. */
+    public static void installOlmAndMonitoringCrds(KubernetesClient admin) throws IOException {
+        for (Path dir : List.of(E2eBinaries.get().olmCrds(), E2eBinaries.get().prometheusOperatorCrds())) {
+            try (var files = Files.list(dir)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                    apply(admin, load(admin, file));
+                }
+            }
+        }
+        waitEstablished(admin);
+    }
+
+    private static void waitEstablished(KubernetesClient admin) {
         for (CustomResourceDefinition crd : admin.apiextensions().v1().customResourceDefinitions().list().getItems()) {
             admin.apiextensions().v1().customResourceDefinitions().resource(crd).waitUntilCondition(
                     c -> c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
@@ -45,10 +61,14 @@ public final class ClusterSetup {
         }
     }
 
-    /** Creates the namespace and the operator's ServiceAccount + RBAC; returns a token for that ServiceAccount. */
-    public static String installOperatorIdentity(KubernetesClient admin, String namespace) throws IOException {
+    static void createNamespace(KubernetesClient admin, String namespace) {
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
                 .createOr(n -> n.update());
+    }
+
+    /** Creates the namespace and the operator's ServiceAccount + RBAC; returns a token for that ServiceAccount. */
+    public static String installOperatorIdentity(KubernetesClient admin, String namespace) throws IOException {
+        createNamespace(admin, namespace);
         for (HasMetadata item : load(admin, GENERATED.resolve("kubernetes.yml"))) {
             if (item instanceof ServiceAccount || item instanceof Role || item instanceof RoleBinding) {
                 item.getMetadata().setNamespace(namespace);

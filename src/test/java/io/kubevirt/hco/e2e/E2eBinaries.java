@@ -10,8 +10,8 @@ import java.util.Properties;
  * The real etcd and kube-apiserver (and promtool, helm), built from their Go modules by {@code e2e/bin/build.sh} and
  * cached under ~/.cache/hco-operator/e2e-bin. Missing binaries are built on first use.
  */
-public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, Path helm, String etcdVersion,
-        String kubeVersion) {
+public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, Path helm,
+        Path prometheusOperatorCrds, Path bundleValidate, String etcdVersion, String kubeVersion) {
 
     static final Path CACHE = Path.of(System.getenv().getOrDefault("HCO_E2E_CACHE",
             System.getProperty("user.home") + "/.cache/hco-operator/e2e-bin"));
@@ -28,14 +28,19 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
     private static E2eBinaries resolve() {
         Path props = CACHE.resolve("current.properties");
         try {
+            // the script is idempotent and returns at once when everything is cached; running it every
+            // time also rebuilds what changed (a new pinned version, an edited bundle validator)
+            build();
             Properties p = load(props);
-            if (p == null || missing(p, "etcd") || missing(p, "kube-apiserver") || missing(p, "promtool") || missing(p, "helm")) {
-                build();
-                p = load(props);
+            for (String binary : new String[] { "etcd", "kube-apiserver", "promtool", "helm", "bundle-validate" }) {
+                if (p == null || missing(p, binary)) {
+                    throw new IllegalStateException(binary + " missing after e2e/bin/build.sh; see " + props);
+                }
             }
             return new E2eBinaries(Path.of(p.getProperty("etcd")), Path.of(p.getProperty("kube-apiserver")),
-                    Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), Path.of(p.getProperty("helm")), p.getProperty("etcd.version"),
-                    p.getProperty("kube-apiserver.version"));
+                    Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), Path.of(p.getProperty("helm")),
+                    Path.of(p.getProperty("prometheus-operator-crds")), Path.of(p.getProperty("bundle-validate")),
+                    p.getProperty("etcd.version"), p.getProperty("kube-apiserver.version"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + props, e);
         }
@@ -59,7 +64,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
 
     private static void build() {
         Path script = Path.of("e2e/bin/build.sh").toAbsolutePath();
-        System.out.println("[e2e] building etcd and kube-apiserver with " + script + " (first time only; many minutes)");
+        System.out.println("[e2e] " + script + ": builds what is not cached yet (first time: many minutes)");
         try {
             Process p = new ProcessBuilder("bash", script.toString()).inheritIO().start();
             if (p.waitFor() != 0) {

@@ -20,6 +20,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.e2e.BuildOutputs.Result;
+import io.kubevirt.hco.simulator.Cluster;
+import io.kubevirt.hco.simulator.ComponentSimulator;
 
 /**
  * The Helm chart: its copies of the generated CRD, the generated RBAC rules and the alert rules
@@ -29,7 +33,8 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
  */
 class HelmChartIT extends E2eScenario {
 
-    static final Path CHART = Path.of("helm/hco-operator");
+    static final Path CHART = BuildOutputs.CHART;
+    private static final String HELM_NS = "hco-helm";
     private static final ObjectMapper YAML = new ObjectMapper(
             new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
                     .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
@@ -76,37 +81,52 @@ class HelmChartIT extends E2eScenario {
     }
 
     @Test
-    void renderedManifestsAreAcceptedByARealApiServer() throws Exception {
-        Result rendered = helm("template", "hco", CHART.toString(), "--namespace", NS, "--include-crds",
-                "--set", "metrics.readers={monitoring/prometheus-k8s}");
+    void renderedManifestsAreAcceptedByARealApiServerAndTheDeploymentRunsTheOperator() throws Exception {
+        ClusterSetup.installOlmAndMonitoringCrds(admin);
+        ClusterSetup.createNamespace(admin, HELM_NS);
+        // its own namespace: the operator below runs with the chart's RBAC only, not the suite's
+        Result rendered = helm("template", "hco", CHART.toString(), "--namespace", HELM_NS, "--include-crds",
+                "--set", "metrics.readers={monitoring/prometheus-k8s}", "--set", "metrics.serviceMonitor.enabled=true",
+                "--set", "metrics.podMonitor.enabled=true", "--set", "metrics.prometheusRule.enabled=true",
+                "--set", "gate.stabilizationWindow=1s");
         assertThat(rendered.exit()).as(rendered.output()).isZero();
         List<HasMetadata> items = admin.load(new ByteArrayInputStream(rendered.output().getBytes(StandardCharsets.UTF_8)))
                 .items();
         List<String> kinds = new ArrayList<>();
         for (HasMetadata item : items) {
+            // the real schema of each kind (Deployment, ServiceMonitor, PrometheusRule, ...) judges it
             admin.resource(item).createOr(existing -> existing.update());
             kinds.add(item.getKind());
         }
         assertThat(kinds).contains("CustomResourceDefinition", "ServiceAccount", "ClusterRole", "ClusterRoleBinding",
-                "Deployment", "Service");
-        Deployment d = admin.apps().deployments().inNamespace(NS).withName("hco-operator").get();
+                "Deployment", "Service", "ServiceMonitor", "PodMonitor", "PrometheusRule");
+        Deployment d = admin.apps().deployments().inNamespace(HELM_NS).withName("hco-operator").get();
         var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
         assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
         assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
         assertThat(d.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
-        assertThat(admin.services().inNamespace(NS).withName("hco-operator-metrics").get().getSpec()
+        assertThat(admin.services().inNamespace(HELM_NS).withName("hco-operator-metrics").get().getSpec()
                 .getPublishNotReadyAddresses()).isTrue();
-    }
 
-    record Result(int exit, String output) {
+        // the pod as a kubelet would run it: the Deployment's env, the chart's ServiceAccount and RBAC
+        OperatorProcess op = DeployedOperator.start(api, admin, d, HELM_NS, Map.of());
+        operators.add(op);
+        within(60).until(() -> op.readiness() == 200);
+        Cluster helmCluster = new Cluster(admin, HELM_NS);
+        helmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
+        try (ComponentSimulator components = new ComponentSimulator(admin, HELM_NS,
+                container.getEnv().stream().filter(e -> e.getName().equals("OPERATOR_VERSION")).findFirst()
+                        .orElseThrow().getValue())) {
+            components.start(200);
+            within(90).until(() -> {
+                var upgradeable = helmCluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Upgradeable");
+                return upgradeable != null && "True".equals(upgradeable.status);
+            });
+        }
     }
 
     private static Result helm(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(E2eBinaries.get().helm().toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Result(p.waitFor(), output);
+        return BuildOutputs.helm(args);
     }
 }

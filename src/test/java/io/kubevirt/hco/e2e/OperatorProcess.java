@@ -35,17 +35,7 @@ public final class OperatorProcess implements AutoCloseable {
     /** Starts {@code version} with the given kubeconfig; {@code extraEnv} overrides the defaults. */
     public static OperatorProcess start(String name, Path kubeconfig, String namespace, String version,
             Map<String, String> extraEnv, Path logDir) throws IOException {
-        if (!Files.exists(JAR)) {
-            throw new IOException(JAR + " is missing: the e2e suite runs after `mvn package`");
-        }
-        int port = RealApiServer.freePort();
-        OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"));
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", JAR.toAbsolutePath().toString());
-        Map<String, String> env = pb.environment();
-        env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG"));
         Map<String, String> config = new HashMap<>();
-        config.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
         config.put("OPERATOR_NAMESPACE", namespace);
         config.put("OPERATOR_VERSION", version);
         config.put("OPERATOR_CONDITION_NAME", operatorConditionName(version));
@@ -54,14 +44,35 @@ public final class OperatorProcess implements AutoCloseable {
         }
         config.put("HCO_STABILIZATION_WINDOW", "1s");
         config.put("HCO_IDLE_POLL_INTERVAL", "1s");
-        config.put("HCO_MANAGEMENT_PORT", Integer.toString(port));
-        config.put("HCO_HTTP_PORT", Integer.toString(RealApiServer.freePort()));
         config.put("HOSTNAME", name);
         // short leases keep fail-over scenarios quick; production keeps the long defaults
         config.put("HCO_LEASE_DURATION", "15s");
         config.put("HCO_LEASE_RENEW_DEADLINE", "10s");
         config.put("HCO_LEASE_RETRY_PERIOD", "2s");
         config.putAll(extraEnv);
+        return startWithEnv(name, kubeconfig, config, logDir);
+    }
+
+    /**
+     * Starts the jar with exactly {@code podEnv} (as a pod spec would set it, null = unset) plus the
+     * kubeconfig and free ports for this host.
+     */
+    public static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir)
+            throws IOException {
+        if (!Files.exists(JAR)) {
+            throw new IOException(JAR + " is missing: the e2e suite runs after `mvn package`");
+        }
+        int port = RealApiServer.freePort();
+        OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"));
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", JAR.toAbsolutePath().toString());
+        Map<String, String> env = pb.environment();
+        env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG") || k.startsWith("HCO_")
+                || k.startsWith("OPERATOR_"));
+        Map<String, String> config = new HashMap<>(podEnv);
+        config.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
+        config.put("HCO_MANAGEMENT_PORT", Integer.toString(port));
+        config.put("HCO_HTTP_PORT", Integer.toString(RealApiServer.freePort()));
         config.forEach((k, v) -> {
             if (v == null) {
                 env.remove(k);

@@ -1,0 +1,85 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.MappingIterator;
+
+import io.kubevirt.hco.packaging.BundleGenerator;
+
+/** What the build produced, read back for the packaging tests: the chart rendered by helm, the generated RBAC. */
+final class BuildOutputs {
+
+    static final Path CHART = Path.of("helm/hco-operator");
+    static final Path BUNDLE = Path.of("bundle");
+    static final Path OLM_SOURCES = Path.of("packaging/olm");
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
+    };
+
+    record Result(int exit, String output) {
+    }
+
+    private BuildOutputs() {
+    }
+
+    static Result helm(String... args) throws IOException, InterruptedException {
+        return run(E2eBinaries.get().helm().toString(), args);
+    }
+
+    static Result run(String executable, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(executable));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Result(p.waitFor(), output);
+    }
+
+    /** Every document of a multi-document YAML stream, as maps. */
+    static List<Map<String, Object>> documents(String yaml) throws IOException {
+        List<Map<String, Object>> docs = new ArrayList<>();
+        try (MappingIterator<Map<String, Object>> it = BundleGenerator.YAML.readerFor(MAP).readValues(yaml)) {
+            while (it.hasNext()) {
+                Map<String, Object> doc = it.next();
+                if (doc != null) {
+                    docs.add(doc);
+                }
+            }
+        }
+        return docs;
+    }
+
+    static Map<String, Object> ofKind(List<Map<String, Object>> docs, String kind) {
+        return docs.stream().filter(d -> kind.equals(d.get("kind"))).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + kind + " in " + docs.size() + " documents"));
+    }
+
+    /** The inputs of the bundle, taken from this build. */
+    @SuppressWarnings("unchecked")
+    static BundleGenerator.Inputs bundleInputs() throws IOException, InterruptedException {
+        Map<String, Object> chart = BundleGenerator.YAML.readValue(Files.readString(CHART.resolve("Chart.yaml")), MAP);
+        Properties release = new Properties();
+        try (Reader r = Files.newBufferedReader(OLM_SOURCES.resolve("release.properties"))) {
+            release.load(r);
+        }
+        Result rendered = helm("template", BundleGenerator.PACKAGE, CHART.toString(), "--namespace", "placeholder");
+        if (rendered.exit() != 0) {
+            throw new IllegalStateException("helm template failed: " + rendered.output());
+        }
+        Map<String, Object> clusterRole = ofKind(documents(Files.readString(ClusterSetup.GENERATED.resolve("kubernetes.yml"))),
+                "ClusterRole");
+        return new BundleGenerator.Inputs((String) chart.get("appVersion"), release,
+                Files.readString(OLM_SOURCES.resolve("csv-base.yaml")),
+                Files.readString(ClusterSetup.GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")),
+                (List<Object>) clusterRole.get("rules"), ofKind(documents(rendered.output()), "Deployment"),
+                Files.readString(Path.of("monitoring/hco-operator.rules.yaml")),
+                Files.readString(OLM_SOURCES.resolve("example-hyperconverged.yaml")));
+    }
+}

@@ -1,0 +1,218 @@
+package io.kubevirt.hco.packaging;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentDescriptor;
+
+/**
+ * Builds the OLM registry+v1 bundle from what the build already produced, so nothing is written
+ * twice: the CRD generated from the Java API, the RBAC rules generated from the reconciler's
+ * declarations, the Deployment rendered from the Helm chart (one pod spec for both install paths),
+ * the alert rules, and the hand-written CSV description in {@code packaging/olm/}. Pure: inputs in,
+ * file contents out; the caller writes or diffs them.
+ */
+public final class BundleGenerator {
+
+    public static final String PACKAGE = "hco-operator";
+    public static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
+            .disable(YAMLGenerator.Feature.SPLIT_LINES));
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {
+    };
+
+    /**
+     * @param version the release (the chart's appVersion)
+     * @param release skipRange, replaces, channel
+     * @param csvBase the hand-written CSV part
+     * @param crd the generated CRD, verbatim
+     * @param clusterRules the generated ClusterRole's rules
+     * @param deployment the Deployment rendered from the chart
+     * @param alertRules the PrometheusRule spec (groups)
+     * @param example an example HyperConverged for alm-examples
+     */
+    public record Inputs(String version, Properties release, String csvBase, String crd, List<Object> clusterRules,
+            Map<String, Object> deployment, String alertRules, String example) {
+    }
+
+    private BundleGenerator() {
+    }
+
+    /** Bundle-relative path → file content. */
+    public static Map<String, String> generate(Inputs in) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        String csvName = PACKAGE + ".v" + in.version();
+        Map<String, Object> deployment = olmManaged(in.deployment());
+        files.put("manifests/" + PACKAGE + ".clusterserviceversion.yaml", yaml(csv(in, csvName, deployment)));
+        files.put("manifests/hyperconvergeds.hco.kubevirt.io.crd.yaml", in.crd());
+        files.put("manifests/hco-operator-metrics_v1_service.yaml", yaml(metricsService(deployment)));
+        files.put("manifests/hco-operator-metrics-reader_rbac.authorization.k8s.io_v1_clusterrole.yaml",
+                yaml(metricsReaderRole()));
+        files.put("manifests/hco-operator_monitoring.coreos.com_v1_prometheusrule.yaml",
+                yaml(prometheusRule(in.alertRules())));
+        files.put("metadata/annotations.yaml", yaml(Map.of("annotations", annotations(in.release()))));
+        files.put("bundle.Dockerfile", dockerfile(annotations(in.release())));
+        return files;
+    }
+
+    private static Map<String, Object> csv(Inputs in, String csvName, Map<String, Object> deployment) throws IOException {
+        Map<String, Object> csv = YAML.readValue(in.csvBase(), MAP);
+        Map<String, Object> metadata = child(csv, "metadata");
+        metadata.put("name", csvName);
+        Map<String, Object> annotations = child(metadata, "annotations");
+        annotations.put("alm-examples", JSON.writerWithDefaultPrettyPrinter()
+                .writeValueAsString(List.of(YAML.readValue(in.example(), MAP))));
+        annotations.put("containerImage", image(deployment));
+        annotations.put("olm.skipRange", in.release().getProperty("skipRange"));
+        annotations.put("operators.operatorframework.io/builder", "hco-operator BundleGenerator");
+        Map<String, Object> spec = child(csv, "spec");
+        spec.put("version", in.version());
+        String replaces = in.release().getProperty("replaces", "").trim();
+        if (!replaces.isEmpty()) {
+            spec.put("replaces", replaces);
+        }
+        ownedCrd(spec, in.crd());
+        spec.put("install", install(deployment, in.clusterRules()));
+        return csv;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void ownedCrd(Map<String, Object> spec, String crdYaml) throws IOException {
+        Map<String, Object> crd = YAML.readValue(crdYaml, MAP);
+        List<Map<String, Object>> versions = (List<Map<String, Object>>) child(crd, "spec").get("versions");
+        String storage = versions.stream().filter(v -> Boolean.TRUE.equals(v.get("storage")))
+                .map(v -> (String) v.get("name")).findFirst().orElseThrow();
+        List<Map<String, Object>> owned = (List<Map<String, Object>>) child(spec, "customresourcedefinitions")
+                .get("owned");
+        Map<String, Object> hco = owned.get(0);
+        hco.put("version", storage);
+        List<Map<String, Object>> resources = new ArrayList<>();
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("kind", d.kind());
+            r.put("name", d.plural() + "." + d.group());
+            r.put("version", d.version());
+            resources.add(r);
+        }
+        hco.put("resources", resources);
+    }
+
+    private static Map<String, Object> install(Map<String, Object> deployment, List<Object> clusterRules) {
+        Map<String, Object> podSpec = child(child(child(deployment, "spec"), "template"), "spec");
+        Map<String, Object> permission = new LinkedHashMap<>();
+        permission.put("serviceAccountName", podSpec.get("serviceAccountName"));
+        permission.put("rules", clusterRules);
+        Map<String, Object> dep = new LinkedHashMap<>();
+        dep.put("name", child(deployment, "metadata").get("name"));
+        dep.put("label", child(deployment, "metadata").get("labels"));
+        dep.put("spec", deployment.get("spec"));
+        Map<String, Object> strategy = new LinkedHashMap<>();
+        strategy.put("clusterPermissions", List.of(permission));
+        strategy.put("deployments", List.of(dep));
+        Map<String, Object> install = new LinkedHashMap<>();
+        install.put("strategy", "deployment");
+        install.put("spec", strategy);
+        return install;
+    }
+
+    /** The chart's Deployment, relabelled as OLM-managed and without the Helm release namespace. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> olmManaged(Map<String, Object> rendered) throws IOException {
+        Map<String, Object> d = JSON.readValue(JSON.writeValueAsString(rendered), MAP);
+        child(d, "metadata").remove("namespace");
+        for (Map<String, Object> labels : List.of(child(child(d, "metadata"), "labels"),
+                child(child(child(child(d, "spec"), "template"), "metadata"), "labels"))) {
+            labels.put("app.kubernetes.io/managed-by", "olm");
+        }
+        return d;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String image(Map<String, Object> deployment) {
+        List<Map<String, Object>> containers = (List<Map<String, Object>>) child(child(child(deployment, "spec"),
+                "template"), "spec").get("containers");
+        return (String) containers.get(0).get("image");
+    }
+
+    private static Map<String, Object> metricsService(Map<String, Object> deployment) {
+        Map<String, Object> selector = child(child(deployment, "spec"), "selector");
+        Map<String, Object> port = new LinkedHashMap<>();
+        port.put("name", "management");
+        port.put("port", 9000);
+        port.put("targetPort", "management");
+        port.put("protocol", "TCP");
+        Map<String, Object> spec = new LinkedHashMap<>();
+        // scraped whatever readiness says: a not-ready operator is exactly the one to watch
+        spec.put("publishNotReadyAddresses", true);
+        spec.put("selector", selector.get("matchLabels"));
+        spec.put("ports", List.of(port));
+        return object("v1", "Service", "hco-operator-metrics", spec, "spec");
+    }
+
+    private static Map<String, Object> metricsReaderRole() {
+        Map<String, Object> rule = new LinkedHashMap<>();
+        rule.put("nonResourceURLs", List.of("/metrics"));
+        rule.put("verbs", List.of("get"));
+        // bind it to Prometheus' ServiceAccount: the management port checks get on /metrics
+        return object("rbac.authorization.k8s.io/v1", "ClusterRole", "hco-operator-metrics-reader", List.of(rule),
+                "rules");
+    }
+
+    private static Map<String, Object> prometheusRule(String alertRules) throws IOException {
+        return object("monitoring.coreos.com/v1", "PrometheusRule", "hco-operator", YAML.readValue(alertRules, MAP),
+                "spec");
+    }
+
+    private static Map<String, Object> object(String apiVersion, String kind, String name, Object body, String field) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("apiVersion", apiVersion);
+        o.put("kind", kind);
+        o.put("metadata", new LinkedHashMap<>(Map.of("name", name,
+                "labels", Map.of("app.kubernetes.io/name", PACKAGE))));
+        o.put(field, body);
+        return o;
+    }
+
+    private static Map<String, Object> annotations(Properties release) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("operators.operatorframework.io.bundle.mediatype.v1", "registry+v1");
+        a.put("operators.operatorframework.io.bundle.manifests.v1", "manifests/");
+        a.put("operators.operatorframework.io.bundle.metadata.v1", "metadata/");
+        a.put("operators.operatorframework.io.bundle.package.v1", PACKAGE);
+        a.put("operators.operatorframework.io.bundle.channels.v1", release.getProperty("channel"));
+        a.put("operators.operatorframework.io.bundle.channel.default.v1", release.getProperty("channel"));
+        return a;
+    }
+
+    private static String dockerfile(Map<String, Object> annotations) {
+        StringBuilder b = new StringBuilder("# Generated by BundleGenerator (see README, \"Install with OLM\"). Build from bundle/:\n")
+                .append("#   docker build -f bundle.Dockerfile -t <registry>/hco-operator-bundle:<version> .\n")
+                .append("FROM scratch\n\n");
+        annotations.forEach((k, v) -> b.append("LABEL ").append(k).append('=').append(v).append('\n'));
+        return b.append("\nCOPY manifests /manifests/\nCOPY metadata /metadata/\n").toString();
+    }
+
+    private static String yaml(Object o) throws IOException {
+        return YAML.writeValueAsString(o);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> child(Map<String, Object> parent, String key) {
+        return (Map<String, Object>) parent.computeIfAbsent(key, k -> new LinkedHashMap<>());
+    }
+}
