@@ -1,0 +1,40 @@
+package io.kubevirt.hco.nativeimage;
+
+import io.kubevirt.hco.api.v1beta1.CertRotation;
+import io.kubevirt.hco.api.v1beta1.CertRotationConfig;
+import io.kubevirt.hco.api.v1beta1.FeatureGates;
+import io.kubevirt.hco.api.v1beta1.GateBlocker;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.api.v1beta1.HyperConvergedSpec;
+import io.kubevirt.hco.api.v1beta1.HyperConvergedStatus;
+import io.kubevirt.hco.api.v1beta1.LiveMigrationConfig;
+import io.kubevirt.hco.api.v1beta1.NodePlacement;
+import io.kubevirt.hco.api.v1beta1.NodePlacementConfig;
+import io.kubevirt.hco.api.v1beta1.RecordedVersion;
+import io.kubevirt.hco.api.v1beta1.RelatedObject;
+import io.kubevirt.hco.api.v1beta1.StatusCondition;
+import io.kubevirt.hco.api.v1beta1.UninstallStrategy;
+import io.kubevirt.hco.core.Blocker;
+import io.kubevirt.hco.core.Condition;
+import io.kubevirt.hco.core.GateExplanation;
+import io.kubevirt.hco.core.GateReason;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * Every class Jackson reads or writes by reflection, named explicitly for the native image. The
+ * Operator SDK extension registers the primary resource it finds on reconcilers, but not the
+ * nested status types reached only through {@link io.kubevirt.hco.components.SpecJson} or the
+ * explain endpoint's records; relying on discovery would break those only in the native build.
+ */
+@RegisterForReflection(targets = {
+        HyperConverged.class, HyperConvergedSpec.class, HyperConvergedStatus.class, FeatureGates.class,
+        NodePlacementConfig.class, NodePlacement.class, CertRotationConfig.class, CertRotation.class,
+        LiveMigrationConfig.class, UninstallStrategy.class, StatusCondition.class, RecordedVersion.class,
+        GateBlocker.class, RelatedObject.class,
+        GateExplanation.class, GateExplanation.Stabilization.class, GateExplanation.Upgrade.class,
+        GateExplanation.ComponentEvidence.class, Blocker.class, Condition.class, GateReason.class })
+public final class ReflectionRegistration {
+
+    private ReflectionRegistration() {
+    }
+}
