@@ -61,23 +61,36 @@ class HelmChartIT extends E2eScenario {
         }
     }
 
+    /**
+     * Every values file under helm/test-values: valid-*.yaml must lint and render, invalid-*.yaml must
+     * be rejected at lint and at template time with the JSON path its first line names ("# expect: ...").
+     */
     @Test
-    void lintPassesAndTheValuesSchemaRejectsBadValues() throws Exception {
-        assertThat(helm("lint", CHART.toString()).exit()).isZero();
-        Result badMode = helm("template", "x", CHART.toString(), "--set", "gate.mode=sometimes");
-        assertThat(badMode.exit()).isNotZero();
-        assertThat(badMode.output()).contains("/gate/mode").contains("operator-condition");
-        Result badWindow = helm("template", "x", CHART.toString(), "--set", "gate.stabilizationWindow=soon");
-        assertThat(badWindow.exit()).isNotZero();
-        assertThat(badWindow.output()).contains("/gate/stabilizationWindow");
-        Result monitoring = helm("template", "x", CHART.toString(), "--set", "metrics.serviceMonitor.enabled=true",
-                "--set", "metrics.podMonitor.enabled=true", "--set", "metrics.prometheusRule.enabled=true");
-        assertThat(monitoring.exit()).as(monitoring.output()).isZero();
-        assertThat(monitoring.output()).contains("kind: ServiceMonitor", "kind: PodMonitor", "kind: PrometheusRule",
-                "alert: HCOUpgradeStuck", "{{ $labels.component }} has not converged");
-        Result noReplicas = helm("template", "x", CHART.toString(), "--set", "replicas=0");
-        assertThat(noReplicas.exit()).isNotZero();
-        assertThat(noReplicas.output()).contains("/replicas");
+    void lintAndTemplateAcceptValidValuesFilesAndRejectInvalidOnes() throws Exception {
+        assertThat(helm("lint", "--strict", CHART.toString()).exit()).isZero();
+        List<Path> files;
+        try (var list = Files.list(Path.of("helm/test-values"))) {
+            files = list.sorted().toList();
+        }
+        assertThat(files).anyMatch(f -> f.getFileName().toString().startsWith("valid-"))
+                .anyMatch(f -> f.getFileName().toString().startsWith("invalid-"));
+        for (Path values : files) {
+            String name = values.getFileName().toString();
+            Result lint = helm("lint", "--strict", CHART.toString(), "-f", values.toString());
+            Result template = helm("template", "x", CHART.toString(), "-f", values.toString());
+            if (name.startsWith("valid-")) {
+                assertThat(lint.exit()).as(name + ": " + lint.output()).isZero();
+                assertThat(template.exit()).as(name + ": " + template.output()).isZero();
+            } else {
+                String expected = Files.readAllLines(values).get(0).replace("# expect:", "").trim();
+                assertThat(lint.exit()).as(name + " must fail lint").isNotZero();
+                assertThat(template.exit()).as(name + " must fail template").isNotZero();
+                assertThat(template.output()).as(name).contains(expected);
+            }
+        }
+        Result monitoring = helm("template", "x", CHART.toString(), "-f", "helm/test-values/valid-production.yaml");
+        assertThat(monitoring.output()).contains("kind: ServiceMonitor", "kind: PrometheusRule",
+                "alert: HCOUpgradeStuck", "{{ $labels.component }} has not converged", "replicas: 3");
     }
 
     @Test
