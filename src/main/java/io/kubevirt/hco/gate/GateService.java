@@ -16,6 +16,7 @@ import io.kubevirt.hco.core.Assessment;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateEvaluator;
 import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.observability.LogContext;
 import io.kubevirt.hco.core.GateReason;
 import io.kubevirt.hco.core.Stabilizer;
 import io.kubevirt.hco.core.WriteRecord;
@@ -166,6 +167,12 @@ public class GateService {
      * caller's next evaluation; it never opens anything.
      */
     synchronized void publish(GateInput input, GateDecision decision, HasMetadata eventTarget) {
+        try (var log = LogContext.of(input, decision)) {
+            publishInContext(input, decision, eventTarget);
+        }
+    }
+
+    private void publishInContext(GateInput input, GateDecision decision, HasMetadata eventTarget) {
         publications++;
         metrics.record(input, decision);
         boolean transition = current == null || current.upgradeable() != decision.upgradeable()

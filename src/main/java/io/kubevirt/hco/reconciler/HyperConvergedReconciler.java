@@ -35,6 +35,7 @@ import io.kubevirt.hco.components.ComponentDescriptor.SpecContext;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.observability.LogContext;
 import io.kubevirt.hco.core.StackConditions;
 import io.kubevirt.hco.gate.GateService;
 
@@ -111,10 +112,12 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         Long applied = null;
         try {
             for (ComponentDescriptor d : snapshots.components()) {
-                var written = componentWriter.apply(d, cached(context, d),
-                        d.desiredSpec(hco.getSpec(), new SpecContext(namespace)), namespace, owner());
-                if (written != null) {
-                    gate.recordWrite(d.name(), written);
+                try (var log = LogContext.component(d.name(), hco.getMetadata().getGeneration())) {
+                    var written = componentWriter.apply(d, cached(context, d),
+                            d.desiredSpec(hco.getSpec(), new SpecContext(namespace)), namespace, owner());
+                    if (written != null) {
+                        gate.recordWrite(d.name(), written);
+                    }
                 }
             }
             applied = hco.getMetadata().getGeneration();
@@ -131,8 +134,10 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         boolean recordNow = failure == null && decision.assessment().componentsConverged()
                 && gate.operatorVersion() != null && !Objects.equals(recorded, gate.operatorVersion());
         if (recordNow) {
-            LOG.infof("every component converged: recording operator version %s (was %s)", gate.operatorVersion(),
-                    recorded);
+            try (var log = LogContext.of(input, decision)) {
+                LOG.infof("every component converged: recording operator version %s (was %s)", gate.operatorVersion(),
+                        recorded);
+            }
             recorded = gate.operatorVersion();
         }
         Long observedGeneration = applied != null ? applied

@@ -1,11 +1,18 @@
 package io.kubevirt.hco.e2e;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -25,14 +32,51 @@ final class DeployedOperator {
         String pod = deployment.getMetadata().getName() + "-0";
         var podSpec = deployment.getSpec().getTemplate().getSpec();
         Container container = podSpec.getContainers().get(0);
+        Map<String, String> mounts = mountSecrets(admin, podSpec, container, namespace, api.dir().resolve(pod));
         Map<String, String> env = new HashMap<>();
         for (EnvVar var : container.getEnv()) {
-            env.put(var.getName(), value(var, namespace, pod));
+            env.put(var.getName(), underMounts(value(var, namespace, pod), mounts));
         }
         env.putAll(injected);
         String serviceAccount = podSpec.getServiceAccountName();
         String token = ClusterSetup.token(admin, namespace, serviceAccount);
         return OperatorProcess.startWithEnv(pod, api.kubeconfig(serviceAccount, token, namespace), env, api.dir());
+    }
+
+    /** Secret volumes written to host directories, as a kubelet would; returns mountPath → directory. */
+    private static Map<String, String> mountSecrets(KubernetesClient admin, PodSpec podSpec, Container container,
+            String namespace, Path podDir) throws IOException {
+        Map<String, String> mounts = new HashMap<>();
+        for (VolumeMount mount : container.getVolumeMounts()) {
+            Volume volume = podSpec.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                    .orElseThrow();
+            if (volume.getSecret() == null) {
+                continue;
+            }
+            Secret secret = admin.secrets().inNamespace(namespace).withName(volume.getSecret().getSecretName()).get();
+            if (secret == null) {
+                throw new IllegalStateException("pod would not start: Secret " + volume.getSecret().getSecretName()
+                        + " mounted at " + mount.getMountPath() + " does not exist");
+            }
+            Path dir = Files.createDirectories(podDir.resolve(mount.getName()));
+            for (var e : secret.getData().entrySet()) {
+                Files.write(dir.resolve(e.getKey()), Base64.getDecoder().decode(e.getValue()));
+            }
+            mounts.put(mount.getMountPath(), dir.toString());
+        }
+        return mounts;
+    }
+
+    private static String underMounts(String value, Map<String, String> mounts) {
+        if (value == null) {
+            return null;
+        }
+        for (var m : mounts.entrySet()) {
+            if (value.startsWith(m.getKey() + "/")) {
+                return m.getValue() + value.substring(m.getKey().length());
+            }
+        }
+        return value;
     }
 
     private static String value(EnvVar var, String namespace, String pod) {

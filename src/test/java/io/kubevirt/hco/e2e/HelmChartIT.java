@@ -126,6 +126,10 @@ class HelmChartIT extends E2eScenario {
         OperatorProcess op = DeployedOperator.start(api, admin, d, HELM_NS, Map.of());
         operators.add(op);
         within(60).until(() -> op.readiness() == 200);
+        // TLS with the chart's self-signed certificate (the client pins it), and the token check on
+        assertThat(op.getPlainHttp("/q/health/ready")).as("plain HTTP on a TLS port").doesNotStartWith("200");
+        assertThat(op.get("/q/metrics", null)).startsWith("401");
+        assertThat(op.get("/q/health/live", null)).startsWith("200");
         Cluster helmCluster = new Cluster(admin, HELM_NS);
         helmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         try (ComponentSimulator components = new ComponentSimulator(admin, HELM_NS,

@@ -19,17 +19,21 @@ import java.util.concurrent.TimeUnit;
 public final class OperatorProcess implements AutoCloseable {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient PLAIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
     private final int managementPort;
     private final Path log;
+    private final HttpClient http;
+    private final String scheme;
     private Process process;
 
-    private OperatorProcess(String name, int managementPort, Path log) {
+    private OperatorProcess(String name, int managementPort, Path log, Path servingCert) throws IOException {
         this.name = name;
         this.managementPort = managementPort;
         this.log = log;
+        this.http = servingCert == null ? PLAIN : PinnedTls.client(servingCert);
+        this.scheme = servingCert == null ? "http" : "https";
     }
 
     /** Starts {@code version} with the given kubeconfig; {@code extraEnv} overrides the defaults. */
@@ -63,7 +67,9 @@ public final class OperatorProcess implements AutoCloseable {
             throw new IOException(JAR + " is missing: the e2e suite runs after `mvn package`");
         }
         int port = RealApiServer.freePort();
-        OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"));
+        String cert = podEnv.get("HCO_TLS_CERT_FILE");
+        OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"),
+                cert == null ? null : Path.of(cert));
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", JAR.toAbsolutePath().toString());
         Map<String, String> env = pb.environment();
@@ -110,13 +116,27 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** GET on the management port with an optional bearer token: "status body" ("-1 reason" when unanswered). */
     public String get(String path, String token) {
-        var builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+        var builder = HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + managementPort + path))
                 .timeout(Duration.ofSeconds(5));
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }
         try {
-            HttpResponse<String> r = HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() + " " + r.body();
+        } catch (IOException e) {
+            return "-1 " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "-1 interrupted";
+        }
+    }
+
+    /** A plain-HTTP GET even when the port serves TLS: "status body", or "-1 reason" when refused. */
+    public String getPlainHttp(String path) {
+        try {
+            HttpResponse<String> r = PLAIN.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
+                    + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() + " " + r.body();
         } catch (IOException e) {
             return "-1 " + e;
