@@ -1,0 +1,79 @@
+package io.kubevirt.hco.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+
+/**
+ * The gate's guarantee, checked over generated schedules of the {@link StackModel} (the real core
+ * decides; see its Javadoc for the invariant). Seeded and reproducible; a failure is shrunk to a
+ * minimal schedule and printed with the model's trace.
+ *
+ * <pre>
+ * mvn -B test -Dtest=GateModelTest                                   # 5,000 schedules (the test command)
+ * mvn -B test -Dtest=GateModelTest -Dhco.model.schedules=100000      # the long run
+ * mvn -B test -Dtest=GateModelTest -Dhco.model.seed=42               # another seed
+ * </pre>
+ */
+class GateModelTest {
+
+    static final int SCHEDULES = Integer.getInteger("hco.model.schedules", 5_000);
+    static final long SEED = Long.getLong("hco.model.seed", 20261202L);
+
+    /** Up to 120 steps; each step is decoded by StackModel.step (action, component, amount, time passing). */
+    static Gen<List<Integer>> schedules() {
+        return lists().of(integers().between(0, StackModel.CODES - 1)).ofSizeBetween(0, 120);
+    }
+
+    @Test
+    void olmNeverReadsUpgradeableWhileAComponentHasNotConverged() {
+        qt().withExamples(SCHEDULES).withFixedSeed(SEED).forAll(schedules()).checkAssert(schedule -> {
+            StackModel model = run(schedule);
+            assertThat(model.violations).as(describe(schedule, model)).isEmpty();
+        });
+        System.out.printf("[model] safety: %d schedules, seed %d%n", SCHEDULES, SEED);
+    }
+
+    @Test
+    void onceEverythingConvergesAndStaysSoTheGateOpensWithinTheWindowPlusOneEvaluation() {
+        qt().withExamples(SCHEDULES).withFixedSeed(SEED + 1).forAll(schedules()).checkAssert(schedule -> {
+            StackModel model = run(schedule);
+            String why = model.settle();
+            assertThat(why).as(describe(schedule, model)).isNull();
+            assertThat(model.violations).as(describe(schedule, model)).isEmpty();
+        });
+        System.out.printf("[model] liveness: %d schedules, seed %d%n", SCHEDULES, SEED + 1);
+    }
+
+    /** The model can tell: schedules in which OLM really upgrades, and reads True, do occur. */
+    @Test
+    void theGeneratedSchedulesReachUpgradesSoTheInvariantIsExercised() {
+        int[] upgrades = { 0 };
+        int[] trueReads = { 0 };
+        qt().withExamples(2_000).withFixedSeed(SEED + 2).forAll(schedules()).checkAssert(schedule -> {
+            StackModel model = run(schedule);
+            upgrades[0] += model.upgradesByOlm;
+            trueReads[0] += model.trueReadsByOlm;
+        });
+        System.out.printf("[model] 2000 schedules: %d OLM upgrades, %d Upgradeable=True reads checked%n", upgrades[0],
+                trueReads[0]);
+        assertThat(upgrades[0]).isGreaterThan(100);
+        assertThat(trueReads[0]).isGreaterThan(1000);
+    }
+
+    static StackModel run(List<Integer> schedule) {
+        StackModel model = new StackModel();
+        schedule.forEach(model::step);
+        return model;
+    }
+
+    private static String describe(List<Integer> schedule, StackModel model) {
+        return "schedule " + schedule + "\n" + model + "\ntrace " + model.trace;
+    }
+}
