@@ -49,7 +49,7 @@ final class StackModel {
     static final int CODES = KINDS * N * 4 * 4;
     private static final String[] STEPS = { "edit", "progress #", "report #", "report # partially", "compute #",
             "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +k", "cache hco +k", "reconcile",
-            "reconcile", "restart", "release", "olm sync", "olm poll", "second of normal life" };
+            "crash after k component writes", "restart", "release", "olm sync", "olm poll", "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
     private long rv = 1;
@@ -111,7 +111,8 @@ final class StackModel {
             case 9 -> setSilent(c, false);
             case 10 -> process.advanceComponentCache(c, k);
             case 11 -> process.advanceHcoCache(k);
-            case 12, 13 -> reconcile();
+            case 12 -> reconcile();
+            case 13 -> crashDuringReconcile(k);
             case 14 -> restart();
             case 15 -> release();
             case 16 -> condition.olmCopiesSpecToStatus();
@@ -239,12 +240,26 @@ final class StackModel {
         process.held = true;
     }
 
-    /** One reconcile of the HyperConverged, as HyperConvergedReconciler does it. */
+    /** The process dies in the middle of a reconcile, after writing up to {@code writes} component specs. */
+    void crashDuringReconcile(int writes) {
+        reconcile(writes);
+        restart();
+    }
+
     void reconcile() {
+        reconcile(Integer.MAX_VALUE);
+    }
+
+    /** One reconcile of the HyperConverged, as HyperConvergedReconciler does it; stops after {@code maxWrites} writes. */
+    private void reconcile(int maxWrites) {
         Process p = process;
         HcoRevision h = p.hcoCache();
         String failure = null;
+        int writes = 0;
         for (int c = 0; c < N && failure == null; c++) {
+            if (writes >= maxWrites) {
+                return; // crashed: nothing more is written, not even the OperatorCondition
+            }
             ComponentRevision cached = p.componentCache(c);
             List<ComponentRevision> history = crs.get(c);
             ComponentRevision latest = history.isEmpty() ? null : last(history);
@@ -256,6 +271,7 @@ final class StackModel {
                 ComponentRevision created = new ComponentRevision(rv++, 1, h.generation(), now, null, null, null,
                         List.of(), null);
                 history.add(created);
+                writes++;
                 p.lastWrites[c] = new WriteRecord(Long.toString(created.resourceVersion()), 1);
             } else if (cached.specFromHcoGeneration() != h.generation()) {
                 if (cached != latest) {
@@ -264,6 +280,7 @@ final class StackModel {
                 }
                 ComponentRevision written = latest.withSpec(rv++, h.generation(), now);
                 history.add(written);
+                writes++;
                 p.lastWrites[c] = new WriteRecord(Long.toString(written.resourceVersion()), written.generation());
             }
         }
