@@ -25,7 +25,7 @@ public record ComponentDescriptor(String name, String group, String version, Str
     }
 
     public Map<String, Object> desiredSpec(HyperConvergedSpec spec, SpecContext context) {
-        return specFunction.apply(spec, context);
+        return specFunction.apply(SpecDefaults.completed(spec), context);
     }
 
     /** Facts from the environment that specs depend on. */

@@ -1,5 +1,7 @@
 package io.kubevirt.hco.core;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -16,11 +18,23 @@ public final class ComponentHealth {
     private ComponentHealth() {
     }
 
-    public static Optional<Blocker> evaluate(ComponentExpectation expected, ComponentObservation seen) {
+    /**
+     * How far ahead of this operator's clock a heartbeat may be before it proves nothing: nodes'
+     * clocks drift by seconds, not minutes; a heartbeat from the future could "follow" any write.
+     */
+    static final Duration CLOCK_SKEW = Duration.ofSeconds(60);
+
+    /** Without a clock (tests of the other rules): heartbeats from the future are not checked. */
+    static Optional<Blocker> evaluate(ComponentExpectation expected, ComponentObservation seen) {
+        return evaluate(expected, seen, null);
+    }
+
+    /** @param now this operator's clock; when given, heartbeats too far in its future are not evidence */
+    public static Optional<Blocker> evaluate(ComponentExpectation expected, ComponentObservation seen, Instant now) {
         String name = expected.component();
         Blocker blocker = notReporting(name, seen);
         if (blocker == null) {
-            blocker = stale(expected, seen);
+            blocker = stale(expected, seen, now);
         }
         if (blocker == null) {
             blocker = unhealthy(name, seen);
@@ -49,7 +63,7 @@ public final class ComponentHealth {
         return null;
     }
 
-    private static Blocker stale(ComponentExpectation expected, ComponentObservation seen) {
+    private static Blocker stale(ComponentExpectation expected, ComponentObservation seen, Instant now) {
         String name = expected.component();
         WriteRecord write = expected.lastWrite();
         if (write != null && !ResourceVersions.atOrAfter(seen.resourceVersion(), write.resourceVersion())) {
@@ -58,7 +72,7 @@ public final class ComponentHealth {
         }
         return switch (expected.evidence()) {
             case OBSERVED_GENERATION -> generationNotObserved(name, write, seen);
-            case HEARTBEAT_AFTER_SPEC_WRITE -> heartbeatNotAfterWrite(name, seen);
+            case HEARTBEAT_AFTER_SPEC_WRITE -> heartbeatNotAfterWrite(name, seen, now);
         };
     }
 
@@ -88,13 +102,17 @@ public final class ComponentHealth {
         return null;
     }
 
-    private static Blocker heartbeatNotAfterWrite(String name, ComponentObservation seen) {
+    private static Blocker heartbeatNotAfterWrite(String name, ComponentObservation seen, Instant now) {
         if (seen.specAppliedAt() == null) {
             return new Blocker(name, GateReason.ComponentStale, "carries no record of when its spec was written");
         }
         var heartbeat = seen.latestHeartbeat();
         if (heartbeat == null) {
             return new Blocker(name, GateReason.ComponentStale, "its conditions carry no lastHeartbeatTime");
+        }
+        if (now != null && heartbeat.isAfter(now.plus(CLOCK_SKEW))) {
+            return new Blocker(name, GateReason.ComponentStale, "last heartbeat " + heartbeat
+                    + " is in the future (now " + now + "): it proves nothing about the spec write");
         }
         if (!heartbeat.isAfter(seen.specAppliedAt())) {
             return new Blocker(name, GateReason.ComponentStale, "last heartbeat " + heartbeat

@@ -5,6 +5,7 @@ import static io.kubevirt.hco.core.Stacks.V1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -143,5 +144,18 @@ class GateEvaluatorEdgesTest {
         Blocker b = ComponentHealth.evaluate(Stacks.byGeneration("KubeVirt"), noGeneration).orElseThrow();
         assertThat(b.reason()).isEqualTo(GateReason.ComponentStale);
         assertThat(b.message()).isEqualTo("its CR has no metadata.generation");
+    }
+
+    @Test
+    void aHeartbeatFromTheFutureProvesNothing() {
+        Instant future = NOW.plus(Duration.ofMinutes(5));
+        GateInput input = Stacks.withComponent(Stacks.converged(), 1, new ComponentObservation(true, "100", 1L, null, V1,
+                V1, Stacks.healthyConditions(future, null), null, NOW.minusSeconds(10), null));
+        Assessment a = GateEvaluator.assess(input);
+        assertThat(a.reason()).isEqualTo(GateReason.ComponentStale);
+        assertThat(a.message()).contains("CDI", "in the future");
+        GateInput skewed = Stacks.withComponent(Stacks.converged(), 1, new ComponentObservation(true, "100", 1L, null,
+                V1, V1, Stacks.healthyConditions(NOW.plusSeconds(30), null), null, NOW.minusSeconds(10), null));
+        assertThat(GateEvaluator.assess(skewed).open()).as("30 s of clock skew is tolerated").isTrue();
     }
 }
