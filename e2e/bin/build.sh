@@ -70,33 +70,19 @@ build_one() {
   log "built $name $version in $(( $(date +%s) - start )) s"
 }
 
-# OLM's own CRDs (OperatorCondition v1+v2), from the operator-framework/api Go module
-olm_crds() {
-  local out="$CACHE/olm-api-$OLM_API_VERSION"
-  if [ -f "$out/operators.coreos.com_operatorconditions.yaml" ]; then return; fi
+# module_files NAME MODULE VERSION FILE...: copies files (paths inside the module) from a Go module
+# into the cache; used for CRDs that other projects publish in their modules
+module_files() {
+  local name="$1" module="$2" version="$3"; shift 3
+  local out="$CACHE/$name-$version"
+  if [ -f "$out/.complete" ]; then return; fi
   local dir
-  dir=$(cd "$(mktemp -d)" && go mod download -json "github.com/operator-framework/api@$OLM_API_VERSION" \
-        | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  dir=$(cd "$(mktemp -d)" && go mod download -json "$module@$version" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
   mkdir -p "$out"
-  cp "$dir"/crds/operators.coreos.com_*.yaml "$out"/
+  for f in "$@"; do cp $dir/$f "$out"/; done
   chmod -R u+w "$out"
-  log "copied OLM CRDs $OLM_API_VERSION"
-}
-
-# prometheus-operator's CRDs (ServiceMonitor, PodMonitor, PrometheusRule), so the chart's and the
-# bundle's monitoring objects are checked against their real schemas
-prometheus_operator_crds() {
-  local out="$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VERSION"
-  if [ -f "$out/monitoring.coreos.com_prometheusrules.yaml" ]; then return; fi
-  local dir
-  dir=$(cd "$(mktemp -d)" && go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" \
-        | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-  mkdir -p "$out"
-  for kind in servicemonitors podmonitors prometheusrules; do
-    cp "$dir/example/prometheus-operator-crd/monitoring.coreos.com_$kind.yaml" "$out/"
-  done
-  chmod -R u+w "$out"
-  log "copied prometheus-operator CRDs $PROMETHEUS_OPERATOR_VERSION"
+  touch "$out/.complete"
+  log "copied $name $version"
 }
 
 # our bundle validator (e2e/bin/bundle-validate), linked against operator-framework/api; cached by source hash
@@ -129,10 +115,15 @@ go_install() {
 
 build_one etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/v3
 build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver
-olm_crds
+# OLM's own CRDs (OperatorCondition, ClusterServiceVersion, ...)
+module_files olm-api github.com/operator-framework/api "$OLM_API_VERSION" 'crds/operators.coreos.com_*.yaml'
 go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION"   # alert rule tests
 go_install helm helm.sh/helm/v4/cmd/helm "$HELM_VERSION"                                # chart lint/template
-prometheus_operator_crds
+# prometheus-operator's monitoring CRDs: the chart's and the bundle's monitors and rules meet their real schemas
+module_files prometheus-operator-crds github.com/prometheus-operator/prometheus-operator "$PROMETHEUS_OPERATOR_VERSION" \
+  example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml \
+  example/prometheus-operator-crd/monitoring.coreos.com_podmonitors.yaml \
+  example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 bundle_validator
 # machine-readable result for the test harness
 cat > "$CACHE/current.properties" <<PROPS

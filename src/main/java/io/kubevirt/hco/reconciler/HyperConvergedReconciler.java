@@ -12,7 +12,6 @@ import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -44,17 +43,8 @@ import io.kubevirt.hco.gate.GateService;
  * decision on the resulting snapshot, and writes status and gate. Woken by the HyperConverged,
  * by any component CR, by the stabilization timer, and at least every minute.
  */
-// What the operator does besides its own primary; the generated ClusterRole is the union of these.
-@RBACRule(apiGroups = "kubevirt.io", resources = "kubevirts", verbs = { "get", "list", "watch", "create", "update", "delete" })
-@RBACRule(apiGroups = "cdi.kubevirt.io", resources = "cdis", verbs = { "get", "list", "watch", "create", "update", "delete" })
-@RBACRule(apiGroups = "networkaddonsoperator.network.kubevirt.io", resources = "networkaddonsconfigs",
-        verbs = { "get", "list", "watch", "create", "update", "delete" })
-@RBACRule(apiGroups = "ssp.kubevirt.io", resources = "ssps", verbs = { "get", "list", "watch", "create", "update", "delete" })
-@RBACRule(apiGroups = "operators.coreos.com", resources = "operatorconditions", verbs = { "get", "update" })
-@RBACRule(apiGroups = "", resources = "events", verbs = { "create" })
-@RBACRule(apiGroups = "authentication.k8s.io", resources = "tokenreviews", verbs = { "create" })
-@RBACRule(apiGroups = "authorization.k8s.io", resources = "subjectaccessreviews", verbs = { "create" })
-@RBACRule(apiGroups = "coordination.k8s.io", resources = "leases", verbs = { "get", "create", "update", "patch", "delete" })
+// Its permissions are src/main/kubernetes/kubernetes.yml (one commented rule per thing it does),
+// proven necessary rule by rule and verb by verb by RbacLeastPrivilegeIT.
 @ControllerConfiguration(name = HyperConvergedReconciler.NAME,
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 60))
 public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {

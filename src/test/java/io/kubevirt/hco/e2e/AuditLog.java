@@ -16,7 +16,7 @@ public final class AuditLog {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One write request as the API server logged it. */
+    /** One request as the API server logged it (writes by anyone; reads by service accounts too). */
     public record Write(Instant at, String user, String verb, String resource, String subresource, String name, int code) {
         /** Reviews are "create" requests that change nothing (access checks): not writes to state. */
         public boolean changesState() {
@@ -31,13 +31,22 @@ public final class AuditLog {
     private AuditLog() {
     }
 
-    @SuppressWarnings("unchecked")
+    private static final java.util.Set<String> WRITE_VERBS = java.util.Set.of("create", "update", "patch", "delete");
+
+    /** Every write request, by anyone. */
     public static List<Write> writes(Path file) throws IOException {
+        return requests(file).stream().filter(r -> WRITE_VERBS.contains(r.verb())).toList();
+    }
+
+    private static List<Write> requests(Path file) throws IOException {
+        return Files.exists(file) ? parse(Files.readString(file)) : new ArrayList<>();
+    }
+
+    /** Audit events (one JSON object per line) at their ResponseComplete stage, in time order. */
+    @SuppressWarnings("unchecked")
+    static List<Write> parse(String lines) throws IOException {
         List<Write> out = new ArrayList<>();
-        if (!Files.exists(file)) {
-            return out;
-        }
-        for (String line : Files.readAllLines(file)) {
+        for (String line : lines.split("\n")) {
             if (line.isBlank()) {
                 continue;
             }

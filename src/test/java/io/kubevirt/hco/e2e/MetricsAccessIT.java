@@ -60,6 +60,12 @@ class MetricsAccessIT extends E2eScenario {
         assertThat(op.get("/q/hco/gate", null)).startsWith("401");
         assertThat(op.get("/q/hco/gate?format=text", prometheus)).startsWith("200").contains("KubeVirt");
         assertThat(op.get("/q/health/live", null)).startsWith("200");
+        // what the README shows: a held install as an SRE sees it
+        java.nio.file.Path excerpts = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/excerpts"));
+        java.nio.file.Files.writeString(excerpts.resolve("explain.txt"),
+                op.get("/q/hco/gate?format=text", prometheus).substring(4));
+        java.nio.file.Files.writeString(excerpts.resolve("metrics.txt"), String.join("\n",
+                op.get("/q/metrics", prometheus).lines().filter(l -> l.contains("kubevirt_hco_")).toList()));
 
         List<JsonNode> lines = jsonLines(op.log());
         assertThat(lines).as("every line of the production log is JSON").isNotEmpty();

@@ -116,27 +116,22 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** GET on the management port with an optional bearer token: "status body" ("-1 reason" when unanswered). */
     public String get(String path, String token) {
-        var builder = HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + managementPort + path))
+        return send(http, scheme, path, token);
+    }
+
+    /** A plain-HTTP GET even when the port serves TLS: "status body", or "-1 reason" when refused. */
+    public String getPlainHttp(String path) {
+        return send(PLAIN, "http", path, null);
+    }
+
+    private String send(HttpClient client, String protocol, String path, String token) {
+        var builder = HttpRequest.newBuilder(URI.create(protocol + "://127.0.0.1:" + managementPort + path))
                 .timeout(Duration.ofSeconds(5));
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }
         try {
-            HttpResponse<String> r = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() + " " + r.body();
-        } catch (IOException e) {
-            return "-1 " + e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "-1 interrupted";
-        }
-    }
-
-    /** A plain-HTTP GET even when the port serves TLS: "status body", or "-1 reason" when refused. */
-    public String getPlainHttp(String path) {
-        try {
-            HttpResponse<String> r = PLAIN.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
-                    + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() + " " + r.body();
         } catch (IOException e) {
             return "-1 " + e;

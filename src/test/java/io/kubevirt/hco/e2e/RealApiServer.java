@@ -152,7 +152,8 @@ public final class RealApiServer implements AutoCloseable {
         KeyPair keys = generator.generateKeyPair();
         Files.writeString(dir.resolve("sa.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
         Files.writeString(dir.resolve("sa.pub"), pem("PUBLIC KEY", keys.getPublic().getEncoded()));
-        // request-level records of writes only: what the benchmark and the write-count checks read
+        // request-level records of every write, and of service accounts' reads (a denied read is
+        // how a missing permission shows): what the write counts and the RBAC tests read
         Files.writeString(dir.resolve("audit-policy.yaml"), """
                 apiVersion: audit.k8s.io/v1
                 kind: Policy
@@ -160,6 +161,8 @@ public final class RealApiServer implements AutoCloseable {
                 rules:
                 - level: Metadata
                   verbs: ["create", "update", "patch", "delete"]
+                - level: Metadata
+                  userGroups: ["system:serviceaccounts"]
                 - level: None
                 """);
     }

@@ -182,8 +182,11 @@ public final class BundleGenerator {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("apiVersion", apiVersion);
         o.put("kind", kind);
-        o.put("metadata", new LinkedHashMap<>(Map.of("name", name,
-                "labels", Map.of("app.kubernetes.io/name", PACKAGE))));
+        // insertion-ordered throughout: Map.of iterates in a different order in every JVM
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", name);
+        metadata.put("labels", Map.of("app.kubernetes.io/name", PACKAGE));
+        o.put("metadata", metadata);
         o.put(field, body);
         return o;
     }

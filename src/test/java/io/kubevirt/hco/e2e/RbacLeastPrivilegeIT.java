@@ -1,0 +1,280 @@
+package io.kubevirt.hco.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.simulator.Cluster;
+import io.kubevirt.hco.simulator.ComponentSimulator;
+
+/**
+ * Least privilege, proven on a real API server. The operator runs with exactly the rules the chart
+ * and the bundle grant (the generated ClusterRole, which HelmChartIT and BundleIT keep equal to
+ * theirs) through an exercise that uses every feature: leader election, the OperatorCondition,
+ * install, metrics behind TokenReview + SubjectAccessReview, a spec change, deletion, a graceful
+ * stop that hands the Lease back. Then each rule, and each verb of each rule, is removed in turn:
+ * every removal must make the exercise fail or be refused by the API server (a 403 in its audit
+ * log for the operator's ServiceAccount). No wildcards anywhere.
+ */
+class RbacLeastPrivilegeIT {
+
+    private static final Duration STEP = Duration.ofSeconds(45);
+    private static RealApiServer api;
+    private static KubernetesClient admin;
+    private static List<PolicyRule> granted;
+    private static int runs;
+
+    @BeforeAll
+    static void start() throws Exception {
+        api = new RealApiServer().start();
+        admin = api.admin();
+        ClusterSetup.installCrds(admin);
+        granted = admin.load(Files.newInputStream(ClusterSetup.GENERATED.resolve("kubernetes.yml"))).items().stream()
+                .filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast).findFirst().orElseThrow().getRules();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        api.close();
+    }
+
+    @Test
+    void theGrantedRulesHaveNoWildcardAndAreEnoughForEveryFeature() throws Exception {
+        for (PolicyRule r : granted) {
+            assertThat(r.getVerbs()).doesNotContain("*");
+            assertThat(r.getResources()).doesNotContain("*");
+            assertThat(r.getApiGroups()).doesNotContain("*");
+        }
+        Outcome outcome = exercise(granted);
+        assertThat(outcome.denied()).as("requests refused with the granted rules").isEmpty();
+        assertThat(outcome.failedStep()).as("the exercise with the granted rules").isNull();
+    }
+
+    @Test
+    void removingAnyRuleOrAnyVerbBreaksTheExercise() throws Exception {
+        Map<String, Outcome> results = new LinkedHashMap<>();
+        for (int i = 0; i < granted.size(); i++) {
+            PolicyRule rule = granted.get(i);
+            if (rule.getVerbs().size() == 1) {
+                List<PolicyRule> without = new ArrayList<>(granted);
+                without.remove(i);
+                results.put("rule " + describe(rule), exercise(without));
+            } else {
+                // removing the whole rule removes each of these verbs at once: implied by every verb being needed
+                for (String verb : rule.getVerbs()) {
+                    List<PolicyRule> fewer = new ArrayList<>(granted);
+                    fewer.set(i, new PolicyRuleBuilder(rule).withVerbs(rule.getVerbs().stream()
+                            .filter(v -> !v.equals(verb)).toList()).build());
+                    results.put("verb " + verb + " on " + rule.getResources(), exercise(fewer));
+                }
+            }
+        }
+        System.out.println("\n| permission removed | what broke |\n|---|---|");
+        results.forEach((what, outcome) -> System.out.printf("| %s | %s |%n", what, outcome.describe()));
+        List<String> superfluous = results.entrySet().stream().filter(e -> e.getValue().passed())
+                .map(Map.Entry::getKey).toList();
+        assertThat(superfluous).as("permissions whose removal broke nothing").isEmpty();
+    }
+
+    record Outcome(String failedStep, List<String> denied) {
+        boolean passed() {
+            return failedStep == null && denied.isEmpty();
+        }
+
+        String describe() {
+            return passed() ? "nothing (superfluous)"
+                    : (denied.isEmpty() ? "" : "403 " + String.join(", ", denied.stream().distinct().limit(3).toList()))
+                            + (failedStep == null ? "" : (denied.isEmpty() ? "" : "; ") + "failed: " + failedStep);
+        }
+    }
+
+    private static String describe(PolicyRule r) {
+        return r.getApiGroups() + " " + r.getResources() + " " + r.getVerbs();
+    }
+
+    /** Every feature once, in a fresh namespace, with {@code rules} bound to the operator's ServiceAccount. */
+    private static Outcome exercise(List<PolicyRule> rules) throws Exception {
+        String ns = "rbac-" + (++runs);
+        String user = "system:serviceaccount:" + ns + ":hco-operator";
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata()
+                .withName("hco-operator").endMetadata().build()).create();
+        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(ns).endMetadata()
+                .withRules(rules).build()).create();
+        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(ns)
+                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", ns).addNewSubject()
+                .withKind("ServiceAccount").withName("hco-operator").withNamespace(ns).endSubject().build()).create();
+        Cluster cluster = new Cluster(admin, ns);
+        String condition = OperatorProcess.operatorConditionName("1.0.0");
+        cluster.createOperatorCondition(condition);
+        Map<String, String> env = new HashMap<>();
+        env.put("HCO_METRICS_AUTH", "true");
+        String token = ClusterSetup.token(admin, ns, "hco-operator");
+        try (OperatorProcess op = OperatorProcess.start("op-" + ns, api.kubeconfig("hco-operator", token, ns), ns,
+                "1.0.0", env, api.dir()); ComponentSimulator components = new ComponentSimulator(admin, ns, "1.0.0")) {
+            Step step = new Step(user);
+            if (!step.until("ready (gate held, lease taken)", () -> op.readiness() == 200)) {
+                return step.outcome();
+            }
+            if (!step.until("nothing installed: Upgradeable=True (NoStackInstalled)", () -> {
+                Map<String, Object> u = cluster.upgradeable(condition);
+                return u != null && "True".equals(u.get("status")) && "NoStackInstalled".equals(u.get("reason"));
+            })) {
+                return step.outcome();
+            }
+            cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
+            components.start(200);
+            if (!step.until("install converged, Upgradeable=True", () -> {
+                Map<String, Object> u = cluster.upgradeable(condition);
+                return u != null && "True".equals(u.get("status"));
+            })) {
+                return step.outcome();
+            }
+            String reader = readerToken(ns);
+            if (!step.until("metrics with an allowed token", () -> op.get("/q/metrics", reader).startsWith("200"))) {
+                return step.outcome();
+            }
+            // a change that reaches every component's spec: certificates (KubeVirt, CDI, network add-ons), multi-arch (CDI, SSP)
+            HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
+            hco.getSpec().certConfig.ca.duration = "72h0m0s";
+            hco.getSpec().featureGates.enableMultiArchBootImageImport = true;
+            admin.resource(hco).update();
+            if (!step.until("spec change applied to every component", () -> ComponentCatalog.ALL.stream()
+                    .allMatch(d -> cluster.component(d).getMetadata().getGeneration() >= 2))) {
+                return step.outcome();
+            }
+            if (!step.until("transition events recorded", () -> !admin.v1().events().inNamespace(ns).list().getItems()
+                    .isEmpty())) {
+                return step.outcome();
+            }
+            admin.resource(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)).delete();
+            if (!step.until("deleted with its component CRs", () -> cluster.hyperConverged(HyperConverged.SINGLETON_NAME) == null
+                    && ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) == null))) {
+                return step.outcome();
+            }
+            op.close();
+            if (!step.until("lease handed back on a graceful stop", () -> admin.leases().inNamespace(ns)
+                    .withName("hco-operator-lock").get() == null)) {
+                return step.outcome();
+            }
+            return step.outcome();
+        } finally {
+            admin.rbac().clusterRoleBindings().withName(ns).delete();
+            admin.rbac().clusterRoles().withName(ns).delete();
+            cleanUp(cluster, ns);
+        }
+    }
+
+    /**
+     * What a run may leave behind once its operator is gone: the HyperConverged (its finalizer
+     * removed by hand) and the component CRs — NetworkAddonsConfig is cluster-scoped, so a leftover
+     * would show up in the next run's namespace as a component without a HyperConverged.
+     */
+    private static void cleanUp(Cluster cluster, String ns) {
+        HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
+        if (hco != null) {
+            hco.getMetadata().setFinalizers(List.of());
+            admin.resource(hco).update();
+            admin.resource(hco).delete();
+        }
+        for (var d : ComponentCatalog.ALL) {
+            io.kubevirt.hco.components.ComponentResources.managed(admin, d, ns).delete();
+        }
+        for (var d : ComponentCatalog.ALL) {
+            java.util.concurrent.Callable<Boolean> gone = () -> cluster.component(d) == null;
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(gone);
+        }
+    }
+
+    private static String readerToken(String ns) {
+        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata()
+                .withName("prometheus").endMetadata().build()).create();
+        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(ns + "-metrics")
+                .endMetadata().addNewRule().withNonResourceURLs("/metrics").withVerbs("get").endRule().build())
+                .createOr(r -> r.update());
+        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+                .withName(ns + "-metrics").endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", ns + "-metrics").addNewSubject()
+                .withKind("ServiceAccount").withName("prometheus").withNamespace(ns).endSubject().build()).create();
+        return ClusterSetup.token(admin, ns, "prometheus");
+    }
+
+    /** Waits for one step, giving up early once the API server has refused the operator something. */
+    private static final class Step {
+        private final String user;
+        private final List<String> denied = new ArrayList<>();
+        private long offset;
+        private String failed;
+
+        Step(String user) throws java.io.IOException {
+            this.user = user;
+            this.offset = Files.size(api.auditLog());
+        }
+
+        boolean until(String what, Callable<Boolean> done) throws Exception {
+            Instant end = Instant.now().plus(STEP);
+            while (Instant.now().isBefore(end)) {
+                if (!denied().isEmpty()) {
+                    failed = what;
+                    return false;
+                }
+                try {
+                    if (Boolean.TRUE.equals(done.call())) {
+                        return true;
+                    }
+                } catch (RuntimeException e) {
+                    // not there yet
+                }
+                Thread.sleep(200);
+            }
+            failed = what + " (not within " + STEP.toSeconds() + " s)";
+            return false;
+        }
+
+        /** Refusals logged since the last look; the audit log is read from where the last look stopped. */
+        List<String> denied() throws Exception {
+            try (var file = new java.io.RandomAccessFile(api.auditLog().toFile(), "r")) {
+                if (file.length() > offset) {
+                    file.seek(offset);
+                    byte[] fresh = new byte[(int) (file.length() - offset)];
+                    file.readFully(fresh);
+                    String text = new String(fresh, java.nio.charset.StandardCharsets.UTF_8);
+                    int complete = text.lastIndexOf('\n') + 1;
+                    offset += text.substring(0, complete).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                    for (AuditLog.Write w : AuditLog.parse(text.substring(0, complete))) {
+                        if (user.equals(w.user()) && w.code() == 403) {
+                            denied.add(w.what());
+                        }
+                    }
+                }
+            }
+            return denied;
+        }
+
+        Outcome outcome() throws Exception {
+            return new Outcome(failed, denied());
+        }
+    }
+}
