@@ -65,7 +65,7 @@ class MetricsAccessIT extends E2eScenario {
         java.nio.file.Files.writeString(excerpts.resolve("explain.txt"),
                 op.get("/q/hco/gate?format=text", prometheus).substring(4));
         java.nio.file.Files.writeString(excerpts.resolve("metrics.txt"), String.join("\n",
-                op.get("/q/metrics", prometheus).lines().filter(l -> l.contains("kubevirt_hco_")).toList()));
+                op.get("/q/metrics", prometheus).substring(4).lines().filter(l -> l.contains("kubevirt_hco_")).toList()));
 
         List<JsonNode> lines = jsonLines(op.log());
         assertThat(lines).as("every line of the production log is JSON").isNotEmpty();
