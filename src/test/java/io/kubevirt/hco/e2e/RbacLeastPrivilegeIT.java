@@ -134,7 +134,7 @@ class RbacLeastPrivilegeIT {
         String token = ClusterSetup.token(admin, ns, "hco-operator");
         try (OperatorProcess op = OperatorProcess.start("op-" + ns, api.kubeconfig("hco-operator", token, ns), ns,
                 "1.0.0", env, api.dir()); ComponentSimulator components = new ComponentSimulator(admin, ns, "1.0.0")) {
-            Step step = new Step(user);
+            Step step = new Step(user, op);
             if (!step.until("ready (gate held, lease taken)", () -> op.readiness() == 200)) {
                 return step.outcome();
             }
@@ -224,12 +224,14 @@ class RbacLeastPrivilegeIT {
     /** Waits for one step, giving up early once the API server has refused the operator something. */
     private static final class Step {
         private final String user;
+        private final OperatorProcess op;
         private final List<String> denied = new ArrayList<>();
         private long offset;
         private String failed;
 
-        Step(String user) throws java.io.IOException {
+        Step(String user, OperatorProcess op) throws java.io.IOException {
             this.user = user;
+            this.op = op;
             this.offset = Files.size(api.auditLog());
         }
 
@@ -238,6 +240,11 @@ class RbacLeastPrivilegeIT {
             while (Instant.now().isBefore(end)) {
                 if (!denied().isEmpty()) {
                     failed = what;
+                    return false;
+                }
+                if (!op.alive() && !what.startsWith("lease handed back")) {
+                    // e.g. the operator SDK checks its Lease permissions (SelfSubjectAccessReview) and refuses to start
+                    failed = what + " (the operator exited: " + lastError(op.log()) + ")";
                     return false;
                 }
                 try {
@@ -251,6 +258,18 @@ class RbacLeastPrivilegeIT {
             }
             failed = what + " (not within " + STEP.toSeconds() + " s)";
             return false;
+        }
+
+        private static String lastError(String log) {
+            int at = log.lastIndexOf("missing required verbs");
+            if (at < 0) {
+                at = log.lastIndexOf("\"level\":\"ERROR\"");
+            }
+            if (at < 0) {
+                return "no error logged";
+            }
+            int end = log.indexOf(']', at);
+            return log.substring(at, end < 0 ? Math.min(log.length(), at + 120) : end + 1).replace('"', '\'');
         }
 
         /** Refusals logged since the last look; the audit log is read from where the last look stopped. */
