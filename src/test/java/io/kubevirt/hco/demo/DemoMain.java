@@ -46,7 +46,13 @@ public final class DemoMain {
     static final Duration SILENT_PERIOD = Duration.ofSeconds(6);
     static final Instant START = Instant.now();
 
+    /** Held strongly: java.util.logging forgets the level of a logger nobody references. */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger
+            .getLogger("io.fabric8.mockwebserver");
+
     public static void main(String[] args) throws Exception {
+        // the embedded API server logs every request at INFO; the demo's own lines are what matter
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         Path jar = Path.of(args.length > 0 ? args[0] : "target/quarkus-app/quarkus-run.jar");
         Path work = Files.createDirectories(Path.of(args.length > 1 ? args[1] : "target/demo"));
         if (!Files.exists(jar)) {
