@@ -15,12 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
@@ -117,19 +112,10 @@ class BundleIT extends E2eScenario {
         Map<String, Object> strategy = csv.get("spec", "install", "spec");
         Map<String, Object> permission = ((List<Map<String, Object>>) strategy.get("clusterPermissions")).get(0);
         String serviceAccount = (String) permission.get("serviceAccountName");
-        admin.serviceAccounts().inNamespace(OLM_NS).resource(new ServiceAccountBuilder().withNewMetadata()
-                .withName(serviceAccount).endMetadata().build()).create();
         List<PolicyRule> rules = Serialization.jsonMapper().convertValue(permission.get("rules"),
                 new com.fasterxml.jackson.core.type.TypeReference<List<PolicyRule>>() {
                 });
-        ClusterRole role = new ClusterRoleBuilder().withNewMetadata().withName("hco-olm-csv").endMetadata()
-                .withRules(rules).build();
-        admin.resource(role).create();
-        ClusterRoleBinding binding = new ClusterRoleBindingBuilder().withNewMetadata().withName("hco-olm-csv")
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "hco-olm-csv")
-                .addNewSubject().withKind("ServiceAccount").withName(serviceAccount).withNamespace(OLM_NS).endSubject()
-                .build();
-        admin.resource(binding).create();
+        ClusterSetup.grant(admin, OLM_NS, serviceAccount, "hco-olm-csv", rules);
         String csvName = csv.getMetadata().getName();
         Cluster olmCluster = new Cluster(admin, OLM_NS);
         olmCluster.createOperatorCondition(csvName);

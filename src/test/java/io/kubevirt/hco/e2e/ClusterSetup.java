@@ -10,10 +10,15 @@ import java.util.concurrent.TimeUnit;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
@@ -82,6 +87,27 @@ public final class ClusterSetup {
             }
         }
         return token(admin, namespace);
+    }
+
+    /** The non-resource rule Prometheus needs on the management port when metrics auth is on. */
+    static final List<PolicyRule> METRICS_READER = List.of(new PolicyRuleBuilder().withNonResourceURLs("/metrics")
+            .withVerbs("get").build());
+
+    /**
+     * Grants {@code rules} to ServiceAccount {@code namespace/serviceAccount} (created if missing)
+     * through a ClusterRole and ClusterRoleBinding both named {@code role}; returns a token for it.
+     */
+    static String grant(KubernetesClient admin, String namespace, String serviceAccount, String role,
+            List<PolicyRule> rules) {
+        admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata()
+                .withName(serviceAccount).endMetadata().build()).createOr(existing -> existing.update());
+        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(role).endMetadata()
+                .withRules(rules).build()).create();
+        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(role)
+                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", role).addNewSubject()
+                .withKind("ServiceAccount").withName(serviceAccount).withNamespace(namespace).endSubject().build())
+                .create();
+        return token(admin, namespace, serviceAccount);
     }
 
     static String token(KubernetesClient admin, String namespace) {

@@ -12,9 +12,6 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.kubevirt.hco.observability.LogContext;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 
@@ -29,16 +26,9 @@ class MetricsAccessIT extends E2eScenario {
 
     @Test
     void metricsNeedATokenAllowedToGetMetricsEvenWhileNotReady() throws Exception {
-        String prometheus = serviceAccount("prometheus-k8s");
-        String nobody = serviceAccount("nobody");
-        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName("hco-metrics-reader")
-                .endMetadata().addNewRule().withNonResourceURLs("/metrics").withVerbs("get").endRule().build()).create();
-        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-                .withName("prometheus-reads-hco-metrics").endMetadata()
-                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-                .withName("hco-metrics-reader").endRoleRef()
-                .addNewSubject().withKind("ServiceAccount").withName("prometheus-k8s").withNamespace(NS).endSubject()
-                .build()).create();
+        String prometheus = ClusterSetup.grant(admin, NS, "prometheus-k8s", "hco-metrics-reader",
+                ClusterSetup.METRICS_READER);
+        String nobody = ClusterSetup.grant(admin, NS, "nobody", "nobody-reads-nothing", List.of());
 
         Map<String, String> env = new HashMap<>();
         env.put("HCO_METRICS_AUTH", "true");
@@ -94,11 +84,5 @@ class MetricsAccessIT extends E2eScenario {
             }
         }
         return out;
-    }
-
-    private String serviceAccount(String name) {
-        admin.serviceAccounts().inNamespace(NS).resource(new ServiceAccountBuilder().withNewMetadata().withName(name)
-                .withNamespace(NS).endMetadata().build()).create();
-        return ClusterSetup.token(admin, NS, name);
     }
 }

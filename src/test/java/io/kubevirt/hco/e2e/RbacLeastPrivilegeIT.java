@@ -17,10 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -119,19 +116,12 @@ class RbacLeastPrivilegeIT {
         String ns = "rbac-" + (++runs);
         String user = "system:serviceaccount:" + ns + ":hco-operator";
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
-        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata()
-                .withName("hco-operator").endMetadata().build()).create();
-        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(ns).endMetadata()
-                .withRules(rules).build()).create();
-        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(ns)
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", ns).addNewSubject()
-                .withKind("ServiceAccount").withName("hco-operator").withNamespace(ns).endSubject().build()).create();
+        String token = ClusterSetup.grant(admin, ns, "hco-operator", ns, rules);
         Cluster cluster = new Cluster(admin, ns);
         String condition = OperatorProcess.operatorConditionName("1.0.0");
         cluster.createOperatorCondition(condition);
         Map<String, String> env = new HashMap<>();
         env.put("HCO_METRICS_AUTH", "true");
-        String token = ClusterSetup.token(admin, ns, "hco-operator");
         try (OperatorProcess op = OperatorProcess.start("op-" + ns, api.kubeconfig("hco-operator", token, ns), ns,
                 "1.0.0", env, api.dir()); ComponentSimulator components = new ComponentSimulator(admin, ns, "1.0.0")) {
             Step step = new Step(user, op);
@@ -209,16 +199,7 @@ class RbacLeastPrivilegeIT {
     }
 
     private static String readerToken(String ns) {
-        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata()
-                .withName("prometheus").endMetadata().build()).create();
-        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(ns + "-metrics")
-                .endMetadata().addNewRule().withNonResourceURLs("/metrics").withVerbs("get").endRule().build())
-                .createOr(r -> r.update());
-        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-                .withName(ns + "-metrics").endMetadata()
-                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", ns + "-metrics").addNewSubject()
-                .withKind("ServiceAccount").withName("prometheus").withNamespace(ns).endSubject().build()).create();
-        return ClusterSetup.token(admin, ns, "prometheus");
+        return ClusterSetup.grant(admin, ns, "prometheus", ns + "-metrics", ClusterSetup.METRICS_READER);
     }
 
     /** Waits for one step, giving up early once the API server has refused the operator something. */
