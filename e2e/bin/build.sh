@@ -115,6 +115,8 @@ go_install() {
 
 build_one etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/v3
 build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver
+# Deployments -> ReplicaSets -> Pods as in a cluster, for OLM's install strategy (RealOlmIT)
+build_one kube-controller-manager k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-controller-manager
 # OLM's own CRDs (OperatorCondition, ClusterServiceVersion, ...)
 module_files olm-api github.com/operator-framework/api "$OLM_API_VERSION" 'crds/operators.coreos.com_*.yaml'
 go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION"   # alert rule tests
@@ -129,6 +131,7 @@ bundle_validator
 cat > "$CACHE/current.properties" <<PROPS
 etcd=$CACHE/etcd-$ETCD_VERSION/etcd
 kube-apiserver=$CACHE/kube-apiserver-$K8S_VERSION/kube-apiserver
+kube-controller-manager=$CACHE/kube-controller-manager-$K8S_VERSION/kube-controller-manager
 olm-crds=$CACHE/olm-api-$OLM_API_VERSION
 promtool=$CACHE/promtool-$PROMETHEUS_VERSION/promtool
 promtool.version=$PROMETHEUS_VERSION

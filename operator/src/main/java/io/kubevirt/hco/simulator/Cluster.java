@@ -1,0 +1,78 @@
+package io.kubevirt.hco.simulator;
+
+import java.util.List;
+import java.util.Map;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.api.v1beta1.StatusCondition;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.gate.OperatorConditionWriter;
+
+/** Small reads and writes tests and the demo make against a cluster, named for what they mean. */
+public final class Cluster {
+
+    private final KubernetesClient client;
+    private final String namespace;
+
+    public Cluster(KubernetesClient client, String namespace) {
+        this.client = client;
+        this.namespace = namespace;
+    }
+
+    /** What OLM creates for the installed CSV before the operator starts: an empty OperatorCondition. */
+    public void createOperatorCondition(String name) {
+        GenericKubernetesResource oc = new GenericKubernetesResource();
+        oc.setApiVersion(OperatorConditionWriter.API_VERSION);
+        oc.setKind(OperatorConditionWriter.KIND);
+        oc.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        oc.getAdditionalProperties().put("spec", Map.of());
+        client.genericKubernetesResources(OperatorConditionWriter.DEFINITION)
+                .inNamespace(namespace).resource(oc).createOr(existing -> existing.update());
+    }
+
+    /** The Upgradeable condition as OLM would read it from spec.conditions; null when none. */
+    public Map<String, Object> upgradeable(String operatorConditionName) {
+        return upgradeableOf(client.genericKubernetesResources(OperatorConditionWriter.DEFINITION)
+                .inNamespace(namespace).withName(operatorConditionName).get());
+    }
+
+    /** The Upgradeable condition of spec.conditions of this OperatorCondition; null when none. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> upgradeableOf(GenericKubernetesResource oc) {
+        if (oc == null || !(oc.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec)
+                || !(spec.get("conditions") instanceof List<?> conditions)) {
+            return null;
+        }
+        return conditions.stream().filter(c -> c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type")))
+                .map(c -> (Map<String, Object>) c).findFirst().orElse(null);
+    }
+
+    public HyperConverged createHyperConverged(String name) {
+        HyperConverged hco = new HyperConverged();
+        hco.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        return client.resource(hco).create();
+    }
+
+    public HyperConverged hyperConverged(String name) {
+        return client.resources(HyperConverged.class).inNamespace(namespace).withName(name).get();
+    }
+
+    public StatusCondition hcoCondition(String name, String type) {
+        HyperConverged hco = hyperConverged(name);
+        if (hco == null || hco.getStatus() == null) {
+            return null;
+        }
+        return hco.getStatus().conditions.stream().filter(c -> type.equals(c.type)).findFirst().orElse(null);
+    }
+
+    public GenericKubernetesResource component(ComponentDescriptor d) {
+        return io.kubevirt.hco.components.ComponentResources.managed(client, d, namespace).get();
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+}
