@@ -13,14 +13,15 @@ import java.util.Properties;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.MappingIterator;
 
+import io.kubevirt.hco.Repo;
 import io.kubevirt.hco.packaging.BundleGenerator;
 
 /** What the build produced, read back for the packaging tests: the chart rendered by helm, the generated RBAC. */
 final class BuildOutputs {
 
-    static final Path CHART = Path.of("helm/hco-operator");
-    static final Path BUNDLE = Path.of("bundle");
-    static final Path OLM_SOURCES = Path.of("packaging/olm");
+    static final Path CHART = Repo.path("helm/hco-operator");
+    static final Path BUNDLE = Repo.path("bundle");
+    static final Path OLM_SOURCES = Repo.path("packaging/olm");
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
 
@@ -81,7 +82,7 @@ final class BuildOutputs {
                 Files.readString(OLM_SOURCES.resolve("csv-base.yaml")),
                 Files.readString(ClusterSetup.GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")),
                 (List<Object>) clusterRole.get("rules"), ofKind(documents(rendered.output()), "Deployment"),
-                Files.readString(Path.of("monitoring/hco-operator.rules.yaml")),
+                Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")),
                 Files.readString(OLM_SOURCES.resolve("example-hyperconverged.yaml")));
     }
 }

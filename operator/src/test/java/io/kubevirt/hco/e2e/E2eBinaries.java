@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
+import io.kubevirt.hco.Repo;
+
 /**
  * The real etcd and kube-apiserver (and promtool, helm), built from their Go modules by {@code e2e/bin/build.sh} and
  * cached under ~/.cache/hco-operator/e2e-bin. Missing binaries are built on first use.
@@ -63,7 +65,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
     }
 
     private static void build() {
-        Path script = Path.of("e2e/bin/build.sh").toAbsolutePath();
+        Path script = Repo.path("e2e/bin/build.sh");
         System.out.println("[e2e] " + script + ": builds what is not cached yet (first time: many minutes)");
         try {
             Process p = new ProcessBuilder("bash", script.toString()).inheritIO().start();

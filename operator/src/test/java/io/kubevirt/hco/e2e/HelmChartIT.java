@@ -20,6 +20,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.kubevirt.hco.Repo;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.e2e.BuildOutputs.Result;
 import io.kubevirt.hco.simulator.Cluster;
@@ -50,7 +51,7 @@ class HelmChartIT extends E2eScenario {
                 CHART.resolve("files/rbac-rules.yaml"), YAML.writeValueAsString(
                         YAML.readValue(YAML.writeValueAsString(generatedRole.getRules()), List.class)),
                 CHART.resolve("files/hco-operator.rules.yaml"),
-                Files.readString(Path.of("monitoring/hco-operator.rules.yaml")));
+                Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")));
         for (var e : expected.entrySet()) {
             if (Boolean.getBoolean("hco.chart.update")) {
                 Files.writeString(e.getKey(), e.getValue());
@@ -69,7 +70,7 @@ class HelmChartIT extends E2eScenario {
     void lintAndTemplateAcceptValidValuesFilesAndRejectInvalidOnes() throws Exception {
         assertThat(helm("lint", "--strict", CHART.toString()).exit()).isZero();
         List<Path> files;
-        try (var list = Files.list(Path.of("helm/test-values"))) {
+        try (var list = Files.list(Repo.path("helm/test-values"))) {
             files = list.sorted().toList();
         }
         assertThat(files).anyMatch(f -> f.getFileName().toString().startsWith("valid-"))
@@ -88,7 +89,7 @@ class HelmChartIT extends E2eScenario {
                 assertThat(template.output()).as(name).contains(expected);
             }
         }
-        Result monitoring = helm("template", "x", CHART.toString(), "-f", "helm/test-values/valid-production.yaml");
+        Result monitoring = helm("template", "x", CHART.toString(), "-f", Repo.path("helm/test-values/valid-production.yaml").toString());
         assertThat(monitoring.output()).contains("kind: ServiceMonitor", "kind: PrometheusRule",
                 "alert: HCOUpgradeStuck", "{{ $labels.component }} has not converged", "replicas: 3");
     }

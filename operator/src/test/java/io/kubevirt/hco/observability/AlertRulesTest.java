@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import io.kubevirt.hco.Repo;
 import io.kubevirt.hco.e2e.E2eBinaries;
 
 /**
@@ -19,7 +20,7 @@ import io.kubevirt.hco.e2e.E2eBinaries;
  */
 class AlertRulesTest {
 
-    static final Path DIR = Path.of("monitoring");
+    static final Path DIR = Repo.path("monitoring");
 
     @Test
     void rulesAreValid() throws Exception {
@@ -44,7 +45,7 @@ class AlertRulesTest {
         assertThat(count).isGreaterThanOrEqualTo(7);
         Matcher runbooks = Pattern.compile("runbook_url: \"([^\"]+)\"").matcher(rules);
         while (runbooks.find()) {
-            assertThat(Path.of(runbooks.group(1))).as("runbook " + runbooks.group(1)).exists();
+            assertThat(Repo.path(runbooks.group(1))).as("runbook " + runbooks.group(1)).exists();
         }
     }
 
