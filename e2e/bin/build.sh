@@ -7,6 +7,9 @@ set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-v1.34.4}"
 OLM_API_VERSION="${OLM_API_VERSION:-v0.36.0}"
+# OLM's olm-operator (cmd/olm); its go.mod requires operator-framework/api v0.36.0 (the CRDs above)
+# and carries no replace lines at this version (build_one would repeat them if it did)
+OLM_VERSION="${OLM_VERSION:-v0.38.0}"
 PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-v0.316.0}"
 HELM_VERSION="${HELM_VERSION:-v4.3.2}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
@@ -57,6 +60,17 @@ PY
 build_one() {
   local name="$1" module="$2" version="$3" pkg="$4"
   local out="$CACHE/$name-$version/$name"
+  local ldflags='-s -w'
+  if [ "$module" = k8s.io/kubernetes ]; then
+    # stamp the version a release build has: without it the apiserver reports v0.0.0, and clients
+    # that check it (OLM's minKubeVersion) refuse the cluster
+    local minor="${version#v1.}"; minor="${minor%%.*}"
+    ldflags="$ldflags -X k8s.io/component-base/version.gitVersion=$version -X k8s.io/component-base/version.gitMajor=1"
+    ldflags="$ldflags -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
+    if [ -x "$out" ] && ! "$out" --version 2>/dev/null | grep -qx "Kubernetes $version"; then
+      log "$name $version cached without its version stamp: rebuilding"; rm -f "$out"
+    fi
+  fi
   if [ -x "$out" ]; then log "$name $version cached at $out"; return; fi
   local start=$(date +%s)
   log "building $name $version (first build takes many minutes)"
@@ -65,7 +79,7 @@ build_one() {
     cd "$work"
     go get "$pkg@$version"
     mkdir -p "$(dirname "$out")"
-    go build -trimpath -ldflags='-s -w' -o "$out.tmp" "$pkg"
+    go build -trimpath -ldflags="$ldflags" -o "$out.tmp" "$pkg"
     mv "$out.tmp" "$out" )
   log "built $name $version in $(( $(date +%s) - start )) s"
 }
@@ -117,6 +131,8 @@ build_one etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/
 build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver
 # Deployments -> ReplicaSets -> Pods as in a cluster, for OLM's install strategy (RealOlmIT)
 build_one kube-controller-manager k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-controller-manager
+build_one olm github.com/operator-framework/operator-lifecycle-manager "$OLM_VERSION" \
+  github.com/operator-framework/operator-lifecycle-manager/cmd/olm
 # OLM's own CRDs (OperatorCondition, ClusterServiceVersion, ...)
 module_files olm-api github.com/operator-framework/api "$OLM_API_VERSION" 'crds/operators.coreos.com_*.yaml'
 go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION"   # alert rule tests
@@ -132,6 +148,8 @@ cat > "$CACHE/current.properties" <<PROPS
 etcd=$CACHE/etcd-$ETCD_VERSION/etcd
 kube-apiserver=$CACHE/kube-apiserver-$K8S_VERSION/kube-apiserver
 kube-controller-manager=$CACHE/kube-controller-manager-$K8S_VERSION/kube-controller-manager
+olm=$CACHE/olm-$OLM_VERSION/olm
+olm.version=$OLM_VERSION
 olm-crds=$CACHE/olm-api-$OLM_API_VERSION
 promtool=$CACHE/promtool-$PROMETHEUS_VERSION/promtool
 promtool.version=$PROMETHEUS_VERSION

@@ -29,8 +29,13 @@ final class DeployedOperator {
 
     static OperatorProcess start(RealApiServer api, KubernetesClient admin, Deployment deployment, String namespace,
             Map<String, String> injected) throws IOException {
-        String pod = deployment.getMetadata().getName() + "-0";
-        var podSpec = deployment.getSpec().getTemplate().getSpec();
+        return startPod(api, admin, deployment.getMetadata().getName() + "-0",
+                deployment.getSpec().getTemplate().getSpec(), namespace, injected);
+    }
+
+    /** The operator as the kubelet would run pod {@code pod} with this spec. */
+    static OperatorProcess startPod(RealApiServer api, KubernetesClient admin, String pod, PodSpec podSpec,
+            String namespace, Map<String, String> injected) throws IOException {
         Container container = podSpec.getContainers().get(0);
         Map<String, String> mounts = mountSecrets(admin, podSpec, container, namespace, api.dir().resolve(pod));
         Map<String, String> env = new HashMap<>();

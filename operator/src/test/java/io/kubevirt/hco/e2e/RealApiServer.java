@@ -172,10 +172,17 @@ public final class RealApiServer implements AutoCloseable {
                 + "\n-----END " + type + "-----\n";
     }
 
-    private Process launch(String name, List<String> command) throws IOException {
+    /** Starts a process that lives as long as this cluster; its output goes to {@code <dir>/<name>.log}. */
+    Process launch(String name, List<String> command) throws IOException {
+        return launch(name, command, java.util.Map.of());
+    }
+
+    Process launch(String name, List<String> command, java.util.Map<String, String> env) throws IOException {
         File log = dir.resolve(name + ".log").toFile();
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+        pb.environment().putAll(env);
+        Process p = pb.start();
         processes.add(p);
         return p;
     }

@@ -1,0 +1,109 @@
+package io.kubevirt.hco.e2e;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.kubevirt.hco.gate.OperatorConditionWriter;
+import io.kubevirt.hco.simulator.Cluster;
+
+/**
+ * Every revision of every CSV and OperatorCondition in a namespace, in the order etcd committed them
+ * (resourceVersion): the record the OLM scenarios' claims are checked against. Each revision also
+ * carries what the simulator's ground truth said when it was seen, via {@code truth}.
+ */
+final class OlmAudit implements AutoCloseable {
+
+    static final ResourceDefinitionContext CSV = new ResourceDefinitionContext.Builder().withGroup("operators.coreos.com")
+            .withVersion("v1alpha1").withKind("ClusterServiceVersion").withPlural("clusterserviceversions")
+            .withNamespaced(true).build();
+
+    /** One revision: a CSV's phase, or an OperatorCondition's Upgradeable condition and overrides. */
+    record Revision(long resourceVersion, String kind, String name, String action, String status, String reason,
+            String message, Object overrides, String truth) {
+        @Override
+        public String toString() {
+            return resourceVersion + " " + kind + "/" + name + " " + action + " " + status + " " + reason + " ["
+                    + truth + "] " + (message == null ? "" : message);
+        }
+    }
+
+    private final List<Revision> revisions = new CopyOnWriteArrayList<>();
+    private final List<Watch> watches;
+    private final java.util.function.Supplier<String> truth;
+
+    OlmAudit(KubernetesClient admin, String namespace, java.util.function.Supplier<String> truth) {
+        this.truth = truth;
+        this.watches = List.of(
+                watch(admin, namespace, CSV, this::csv),
+                watch(admin, namespace, OperatorConditionWriter.DEFINITION, this::operatorCondition));
+    }
+
+    private static Watch watch(KubernetesClient admin, String namespace, ResourceDefinitionContext kind,
+            java.util.function.BiConsumer<Watcher.Action, GenericKubernetesResource> to) {
+        return admin.genericKubernetesResources(kind).inNamespace(namespace).watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, GenericKubernetesResource r) {
+                to.accept(action, r);
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private void csv(Watcher.Action action, GenericKubernetesResource csv) {
+        Map<String, Object> status = (Map<String, Object>) csv.getAdditionalProperties().get("status");
+        add(csv, "CSV", action, status == null ? null : (String) status.get("phase"),
+                status == null ? null : (String) status.get("reason"), status == null ? null : (String) status.get("message"),
+                null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void operatorCondition(Watcher.Action action, GenericKubernetesResource oc) {
+        Map<String, Object> upgradeable = Cluster.upgradeableOf(oc);
+        Object spec = oc.getAdditionalProperties().get("spec");
+        Object overrides = spec instanceof Map<?, ?> m ? m.get("overrides") : null;
+        add(oc, "OperatorCondition", action, upgradeable == null ? null : (String) upgradeable.get("status"),
+                upgradeable == null ? null : (String) upgradeable.get("reason"),
+                upgradeable == null ? null : (String) upgradeable.get("message"), overrides);
+    }
+
+    private void add(GenericKubernetesResource r, String kind, Watcher.Action action, String status, String reason,
+            String message, Object overrides) {
+        revisions.add(new Revision(Long.parseLong(r.getMetadata().getResourceVersion()), kind, r.getMetadata().getName(),
+                action.name(), status, reason, message, overrides, truth.get()));
+    }
+
+    /** All revisions so far, ordered by resourceVersion (watch delivery across kinds is not ordered). */
+    List<Revision> revisions() {
+        return revisions.stream().sorted(java.util.Comparator.comparingLong(Revision::resourceVersion)).toList();
+    }
+
+    List<Revision> of(String kind, String name) {
+        return revisions().stream().filter(r -> r.kind().equals(kind) && r.name().equals(name)).toList();
+    }
+
+    /** The first revision of {@code name} (a CSV) in {@code phase}; null if none. */
+    Revision firstPhase(String name, String phase) {
+        return of("CSV", name).stream().filter(r -> phase.equals(r.status())).findFirst().orElse(null);
+    }
+
+    void print(Consumer<String> out) {
+        revisions().forEach(r -> out.accept(r.toString()));
+    }
+
+    @Override
+    public void close() {
+        watches.forEach(Watch::close);
+    }
+}

@@ -1,0 +1,163 @@
+package io.kubevirt.hco.e2e;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/**
+ * The kubelet this machine does not have, for one namespace: binds each new pod to a fake node, runs
+ * the real operator on the host with the pod's env and ServiceAccount (OperatorProcess), mirrors that
+ * process's own readiness endpoint into the pod's Ready condition, and stops the process when the pod
+ * is deleted (confirming the deletion, as a kubelet does). Only the operator's pods exist here.
+ */
+final class PodRunner implements AutoCloseable {
+
+    static final String NODE = "e2e-node";
+
+    private final RealApiServer api;
+    private final KubernetesClient admin;
+    private final String namespace;
+    private final Map<String, OperatorProcess> running = new ConcurrentHashMap<>();
+    private final List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "pod-runner");
+        t.setDaemon(true);
+        return t;
+    });
+
+    PodRunner(RealApiServer api, String namespace) {
+        this.api = api;
+        this.admin = api.admin();
+        this.namespace = namespace;
+    }
+
+    PodRunner start() {
+        if (admin.nodes().withName(NODE).get() == null) {
+            var node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
+                    .create();
+            node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder().withConditions(
+                    new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
+                            .withLastHeartbeatTime(Instant.now().toString())
+                            .withLastTransitionTime(Instant.now().toString()).build())
+                    .build());
+            admin.nodes().resource(node).updateStatus();
+        }
+        loop.scheduleWithFixedDelay(this::syncQuietly, 0, 300, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** Pods whose operator process was started, in order. */
+    List<String> started() {
+        return started;
+    }
+
+    Map<String, OperatorProcess> running() {
+        return running;
+    }
+
+    private void syncQuietly() {
+        try {
+            sync();
+        } catch (KubernetesClientException e) {
+            // a conflict or a pod gone meanwhile: the next pass sees the new state
+        } catch (Exception e) {
+            System.err.println("[pod-runner] " + e);
+        }
+    }
+
+    private void sync() throws Exception {
+        List<Pod> pods = admin.pods().inNamespace(namespace).list().getItems();
+        List<String> names = new ArrayList<>();
+        for (Pod pod : pods) {
+            String name = pod.getMetadata().getName();
+            names.add(name);
+            if (pod.getMetadata().getDeletionTimestamp() != null) {
+                stop(name);
+                admin.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete();
+                continue;
+            }
+            if (pod.getSpec().getNodeName() == null) {
+                admin.bindings().inNamespace(namespace).resource(new BindingBuilder().withNewMetadata().withName(name)
+                        .endMetadata().withNewTarget().withKind("Node").withName(NODE).endTarget().build()).create();
+                continue;
+            }
+            OperatorProcess process = running.get(name);
+            if (process == null) {
+                process = DeployedOperator.startPod(api, admin, name, pod.getSpec(), namespace, Map.of());
+                running.put(name, process);
+                started.add(name);
+            }
+            report(pod, process.alive(), process.alive() && process.readiness() == 200);
+        }
+        for (String name : List.copyOf(running.keySet())) {
+            if (!names.contains(name)) {
+                stop(name);
+            }
+        }
+    }
+
+    /** The pod's status as a kubelet would write it, only when it changes. */
+    private void report(Pod pod, boolean alive, boolean ready) {
+        PodStatus current = pod.getStatus();
+        String phase = alive ? "Running" : "Failed";
+        if (current != null && phase.equals(current.getPhase()) && ready == ready(current)) {
+            return;
+        }
+        String now = Instant.now().toString();
+        String started = current != null && current.getStartTime() != null ? current.getStartTime() : now;
+        String container = pod.getSpec().getContainers().get(0).getName();
+        pod.setStatus(new PodStatusBuilder().withPhase(phase).withHostIP("127.0.0.1").withPodIP("127.0.0.1")
+                .withStartTime(started)
+                .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
+                        condition("ContainersReady", ready, now), condition("Ready", ready, now))
+                .withContainerStatuses(new ContainerStatusBuilder().withName(container).withReady(ready)
+                        .withStarted(alive).withRestartCount(0).withImage(pod.getSpec().getContainers().get(0).getImage())
+                        .withImageID("").withNewState().withNewRunning().withStartedAt(started).endRunning().endState()
+                        .build())
+                .build());
+        admin.pods().inNamespace(namespace).resource(pod).updateStatus();
+    }
+
+    private static boolean ready(PodStatus status) {
+        return status.getConditions() != null && status.getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private static PodCondition condition(String type, boolean status, String now) {
+        return new PodConditionBuilder().withType(type).withStatus(status ? "True" : "False")
+                .withLastTransitionTime(now).build();
+    }
+
+    private void stop(String pod) throws InterruptedException {
+        OperatorProcess process = running.remove(pod);
+        if (process != null) {
+            process.close();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        loop.shutdownNow();
+        loop.awaitTermination(10, TimeUnit.SECONDS);
+        for (String pod : List.copyOf(running.keySet())) {
+            stop(pod);
+        }
+    }
+}

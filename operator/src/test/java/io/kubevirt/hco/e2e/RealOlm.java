@@ -1,0 +1,61 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * A cluster in which OLM decides: the real kube-apiserver + etcd, kube-controller-manager (Deployments
+ * make ReplicaSets make Pods; garbage collection of what a deleted CSV owned), OLM's own olm-operator
+ * binary, OLM's CRDs, and a {@link PodRunner} per namespace in place of the kubelet.
+ */
+final class RealOlm implements AutoCloseable {
+
+    static final String OLM_NAMESPACE = "olm";
+
+    final RealApiServer api;
+    final KubernetesClient admin;
+
+    private RealOlm(RealApiServer api) {
+        this.api = api;
+        this.admin = api.admin();
+    }
+
+    static RealOlm start() throws IOException, InterruptedException {
+        RealApiServer api = new RealApiServer().start();
+        RealOlm cluster = new RealOlm(api);
+        try {
+            cluster.boot();
+        } catch (IOException | RuntimeException e) {
+            api.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    private void boot() throws IOException {
+        E2eBinaries bin = E2eBinaries.get();
+        ClusterSetup.installOlmAndMonitoringCrds(admin);
+        ClusterSetup.createNamespace(admin, OLM_NAMESPACE);
+        String kubeconfig = api.kubeconfig("e2e-admin", RealApiServer.ADMIN_TOKEN, "default").toString();
+        api.launch("kube-controller-manager", List.of(bin.kubeControllerManager().toString(),
+                "--kubeconfig=" + kubeconfig, "--leader-elect=false", "--secure-port=0",
+                "--use-service-account-credentials=false",
+                "--controllers=deployment-controller,replicaset-controller,garbage-collector-controller", "-v=1"));
+        // OLM reads its kubeconfig from the environment (controller-runtime's loader); no OpenShift
+        // ClusterOperator to report to; metrics on OLM's fixed port, unused here
+        api.launch("olm", List.of(bin.olm().toString(), "--namespace=" + OLM_NAMESPACE, "--writeStatusName=",
+                "--writePackageServerStatusName=", "--interval=30s"), Map.of("KUBECONFIG", kubeconfig));
+    }
+
+    PodRunner kubelet(String namespace) {
+        return new PodRunner(api, namespace).start();
+    }
+
+    @Override
+    public void close() {
+        api.close();
+    }
+}

@@ -1,0 +1,255 @@
+package io.kubevirt.hco.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.gate.OperatorConditionWriter;
+import io.kubevirt.hco.simulator.Cluster;
+import io.kubevirt.hco.simulator.ComponentSimulator;
+import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
+import io.kubevirt.hco.simulator.MinimalCrds;
+
+/**
+ * OLM's own olm-operator in the loop: the bundle's CSV is installed and upgraded by OLM, which
+ * reads our OperatorCondition; the operator runs as the pods OLM's Deployment gets (PodRunner), so
+ * every decision about installing, holding and replacing a version is OLM's, not a stand-in's.
+ */
+class RealOlmIT {
+
+    static final String NS = "kubevirt-hyperconverged";
+    static final Duration INSTALL = Duration.ofMinutes(3);
+    private static final List<String> TIMINGS = new ArrayList<>();
+
+    RealOlm olm;
+    KubernetesClient admin;
+    PodRunner kubelet;
+    ComponentSimulator simulator;
+    Cluster cluster;
+    OlmAudit audit;
+    private Instant started;
+    private String scenario;
+
+    @BeforeEach
+    void startCluster(TestInfo info) throws Exception {
+        scenario = info.getDisplayName();
+        started = Instant.now();
+        olm = RealOlm.start();
+        admin = olm.admin;
+        ClusterSetup.createNamespace(admin, NS);
+        admin.genericKubernetesResources("operators.coreos.com/v1", "OperatorGroup").inNamespace(NS)
+                .resource(object("operators.coreos.com/v1", "OperatorGroup", "hco-operators",
+                        Map.of("targetNamespaces", List.of(NS))))
+                .create();
+        // what the catalog operator would apply from the bundle before the CSV: its CRD
+        for (HasMetadata crd : bundleManifest("hyperconvergeds.hco.kubevirt.io.crd.yaml")) {
+            admin.resource(crd).create();
+        }
+        MinimalCrds.installComponents(admin);
+        cluster = new Cluster(admin, NS);
+        simulator = new ComponentSimulator(admin, NS, "1.0.0");
+        audit = new OlmAudit(admin, NS, this::truth);
+        kubelet = olm.kubelet(NS);
+    }
+
+    @AfterEach
+    void stopCluster() throws Exception {
+        try {
+            simulator.close();
+            kubelet.close();
+            audit.close();
+            System.out.println("[" + scenario + "] OLM's record (resourceVersion order):");
+            audit.print(line -> System.out.println("  " + line));
+        } finally {
+            olm.close();
+            TIMINGS.add(String.format("| %-60s | %6.1f s |", scenario,
+                    Duration.between(started, Instant.now()).toMillis() / 1000.0));
+        }
+    }
+
+    @AfterAll
+    static void printTimings() {
+        System.out.println("\n| scenario (real OLM) | wall time |\n|---|---|");
+        TIMINGS.forEach(System.out::println);
+    }
+
+    @Test
+    void installSucceedsOnlyAfterTheGateIsHeld() throws Exception {
+        createCsv("1.0.0", null);
+        awaitPhase("1.0.0", "Succeeded");
+
+        Deployment deployment = admin.apps().deployments().inNamespace(NS).withName("hco-operator").get();
+        assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .as("OLM injects the OperatorCondition's name")
+                .anyMatch(e -> "OPERATOR_CONDITION_NAME".equals(e.getName()) && csvName("1.0.0").equals(e.getValue()));
+        assertThat(admin.rbac().roles().inNamespace(NS).list().getItems())
+                .as("OLM grants the operator its OperatorCondition").anyMatch(this::grantsOperatorCondition);
+        OlmAudit.Revision held = audit.of("OperatorCondition", csvName("1.0.0")).stream()
+                .filter(r -> "False".equals(r.status()) && "Initializing".equals(r.reason())).findFirst().orElse(null);
+        assertThat(held).as("Upgradeable=False/Initializing written").isNotNull();
+        assertThat(audit.firstPhase(csvName("1.0.0"), "Succeeded").resourceVersion())
+                .as("the CSV succeeded only after the gate was held").isGreaterThan(held.resourceVersion());
+
+        cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
+        simulator.start(300);
+        awaitUpgradeable("1.0.0", true);
+    }
+
+    // ---- helpers ----
+
+    private String truth() {
+        for (String v : List.of("1.0.0", "2.0.0", "3.0.0")) {
+            if (ComponentCatalog.ALL.stream().allMatch(d -> simulator.converged(d.name(), v))) {
+                return "converged@" + v;
+            }
+        }
+        return "converging";
+    }
+
+    static String csvName(String version) {
+        return "hco-operator.v" + version;
+    }
+
+    /** The bundle's CSV as OLM would get it from a catalog, for {@code version}. */
+    @SuppressWarnings("unchecked")
+    void createCsv(String version, String replaces) throws Exception {
+        GenericKubernetesResource csv = (GenericKubernetesResource) bundleManifest(
+                "hco-operator.clusterserviceversion.yaml").get(0);
+        csv.getMetadata().setName(csvName(version));
+        csv.getMetadata().setNamespace(NS);
+        Map<String, Object> spec = (Map<String, Object>) csv.getAdditionalProperties().get("spec");
+        spec.put("version", version);
+        if (replaces == null) {
+            spec.remove("replaces");
+        } else {
+            spec.put("replaces", csvName(replaces));
+        }
+        Map<String, Object> deployment = ((List<Map<String, Object>>) ((Map<String, Object>) ((Map<String, Object>) spec
+                .get("install")).get("spec")).get("deployments")).get(0);
+        Map<String, Object> podSpec = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) deployment
+                .get("spec")).get("template")).get("spec");
+        Map<String, Object> container = ((List<Map<String, Object>>) podSpec.get("containers")).get(0);
+        Map<String, String> env = new LinkedHashMap<>(Map.of("OPERATOR_VERSION", version));
+        ComponentCatalog.ALL.forEach(d -> env.put(d.versionEnv(), version));
+        // leader election paced for a test (the bundle's 137/107/26 s would make each upgrade wait)
+        env.putAll(Map.of("HCO_LEASE_DURATION", "15s", "HCO_LEASE_RENEW_DEADLINE", "10s", "HCO_LEASE_RETRY_PERIOD",
+                "2s"));
+        for (Map<String, Object> var : (List<Map<String, Object>>) container.get("env")) {
+            if (env.containsKey(var.get("name"))) {
+                var.put("value", env.get(var.get("name")));
+            }
+        }
+        installPlanSteps(version, (Map<String, Object>) ((Map<String, Object>) spec.get("install")).get("spec"));
+        admin.genericKubernetesResources(OlmAudit.CSV).inNamespace(NS).resource(csv).create();
+    }
+
+    /**
+     * What OLM's catalog operator (not in the loop: there is no catalog) applies before a CSV from an
+     * InstallPlan: the ServiceAccount and the CSV's permissions and clusterPermissions as RBAC. OLM's
+     * olm-operator then checks these satisfy the CSV before it installs anything.
+     */
+    @SuppressWarnings("unchecked")
+    void installPlanSteps(String version, Map<String, Object> strategy) {
+        for (String scope : List.of("permissions", "clusterPermissions")) {
+            for (Map<String, Object> grant : (List<Map<String, Object>>) strategy.getOrDefault(scope, List.of())) {
+                String sa = (String) grant.get("serviceAccountName");
+                String name = csvName(version) + "-" + sa + "-" + scope.toLowerCase();
+                admin.serviceAccounts().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                        .withNewMetadata().withName(sa).endMetadata().build()).createOr(existing -> existing.update());
+                List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> rules = ((List<Object>) grant.get("rules"))
+                        .stream().map(r -> Serialization.unmarshal(Serialization.asJson(r),
+                                io.fabric8.kubernetes.api.model.rbac.PolicyRule.class))
+                        .toList();
+                var subject = new io.fabric8.kubernetes.api.model.rbac.SubjectBuilder().withKind("ServiceAccount")
+                        .withName(sa).withNamespace(NS).build();
+                if (scope.equals("permissions")) {
+                    admin.rbac().roles().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
+                            .withNewMetadata().withName(name).endMetadata().withRules(rules).build()).create();
+                    admin.rbac().roleBindings().inNamespace(NS).resource(
+                            new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder().withNewMetadata().withName(name)
+                                    .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", name)
+                                    .withSubjects(subject).build()).create();
+                } else {
+                    admin.rbac().clusterRoles().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder()
+                            .withNewMetadata().withName(name).endMetadata().withRules(rules).build()).create();
+                    admin.rbac().clusterRoleBindings().resource(
+                            new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder().withNewMetadata()
+                                    .withName(name).endMetadata()
+                                    .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
+                                    .withSubjects(subject).build()).create();
+                }
+            }
+        }
+    }
+
+    List<HasMetadata> bundleManifest(String file) throws Exception {
+        return admin.load(new ByteArrayInputStream(Files.readAllBytes(BuildOutputs.BUNDLE.resolve("manifests")
+                .resolve(file)))).items();
+    }
+
+    @SuppressWarnings("unchecked")
+    String phase(String version) {
+        GenericKubernetesResource csv = admin.genericKubernetesResources(OlmAudit.CSV).inNamespace(NS)
+                .withName(csvName(version)).get();
+        if (csv == null || !(csv.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
+            return csv == null ? "absent" : "none";
+        }
+        return status.get("phase") + "/" + status.get("reason");
+    }
+
+    void awaitPhase(String version, String phase) {
+        try {
+            await(csvName(version) + " " + phase).atMost(INSTALL).pollInterval(Duration.ofMillis(250))
+                    .until(() -> phase(version).startsWith(phase + "/"));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            GenericKubernetesResource csv = admin.genericKubernetesResources(OlmAudit.CSV).inNamespace(NS)
+                    .withName(csvName(version)).get();
+            throw new AssertionError(csvName(version) + " not " + phase + "; its status: "
+                    + (csv == null ? "absent" : Serialization.asYaml(csv.getAdditionalProperties().get("status"))), e);
+        }
+    }
+
+    void awaitUpgradeable(String version, boolean expected) {
+        await(csvName(version) + " Upgradeable=" + expected).atMost(INSTALL).pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    Map<String, Object> u = cluster.upgradeable(csvName(version));
+                    return u != null && String.valueOf(expected).equalsIgnoreCase((String) u.get("status"));
+                });
+    }
+
+    private boolean grantsOperatorCondition(Role role) {
+        return role.getRules().stream().anyMatch(r -> r.getResources().contains("operatorconditions")
+                && r.getResourceNames().contains(csvName("1.0.0")) && r.getVerbs().containsAll(List.of("get", "update")));
+    }
+
+    static GenericKubernetesResource object(String apiVersion, String kind, String name, Map<String, Object> spec) {
+        GenericKubernetesResource r = new GenericKubernetesResource();
+        r.setApiVersion(apiVersion);
+        r.setKind(kind);
+        r.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        r.getAdditionalProperties().put("spec", new LinkedHashMap<>(spec));
+        return r;
+    }
+}
