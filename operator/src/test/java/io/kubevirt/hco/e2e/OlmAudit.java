@@ -93,6 +93,10 @@ final class OlmAudit implements AutoCloseable {
         return revisions().stream().filter(r -> r.kind().equals(kind) && r.name().equals(name)).toList();
     }
 
+    long latestRevision() {
+        return revisions.stream().mapToLong(Revision::resourceVersion).max().orElse(0);
+    }
+
     /** The first revision of {@code name} (a CSV) in {@code phase}; null if none. */
     Revision firstPhase(String name, String phase) {
         return of("CSV", name).stream().filter(r -> phase.equals(r.status())).findFirst().orElse(null);

@@ -117,7 +117,120 @@ class RealOlmIT {
         awaitUpgradeable("1.0.0", true);
     }
 
+    @Test
+    void anUpgradeWaitsForTheGateThenOlmReplacesTheVersion() throws Exception {
+        installed("1.0.0");
+        simulator.behave("KubeVirt", Behaviour.PROGRESSING);
+        awaitUpgradeable("1.0.0", false);
+
+        createCsv("2.0.0", "1.0.0");
+        awaitPhase("2.0.0", "Pending/OperatorConditionNotUpgradeable");
+        assertThat(message("2.0.0")).as("OLM passes on our message").contains("KubeVirt", "Progressing");
+        long heldFrom = audit.latestRevision();
+        observe(HOLD, () -> assertThat(phase("2.0.0")).startsWith("Pending/OperatorConditionNotUpgradeable"));
+
+        simulator.behave("KubeVirt", Behaviour.HEALTHY);
+        awaitPhase("2.0.0", "Succeeded");
+        await("v1 deleted by OLM").atMost(INSTALL).until(() -> "absent".equals(phase("1.0.0")));
+        assertNotPastPendingWhileHeld("2.0.0", "1.0.0", heldFrom);
+        assertHeldBeforeSucceeded("2.0.0");
+
+        simulator.runVersionAll("2.0.0");
+        awaitUpgradeable("2.0.0", true);
+        assertNoUpgradeableWithoutConvergence();
+    }
+
+    @Test
+    void backToBackReleasesAreTakenOneCompletedUpgradeAtATime() throws Exception {
+        installed("1.0.0");
+        simulator.behave("KubeVirt", Behaviour.PROGRESSING);
+        awaitUpgradeable("1.0.0", false);
+        createCsv("2.0.0", "1.0.0");
+        createCsv("3.0.0", "2.0.0");
+        awaitPhase("2.0.0", "Pending/OperatorConditionNotUpgradeable");
+
+        simulator.behave("KubeVirt", Behaviour.HEALTHY);
+        awaitPhase("2.0.0", "Succeeded");
+        // v2 runs now, upgrading the stack from 1.0.0: v3 must wait for that upgrade to complete
+        awaitUpgradeable("2.0.0", false);
+        observe(HOLD, () -> assertThat(phase("3.0.0")).startsWith("Pending/"));
+        simulator.runVersionAll("2.0.0");
+        awaitPhase("3.0.0", "Succeeded");
+        simulator.runVersionAll("3.0.0");
+        awaitUpgradeable("3.0.0", true);
+
+        OlmAudit.Revision v3Leaves = audit.of("CSV", csvName("3.0.0")).stream()
+                .filter(r -> r.status() != null && !"Pending".equals(r.status())).findFirst().orElseThrow();
+        assertThat(v3Leaves.truth()).as("v3 left Pending only once the v2 upgrade had converged: " + v3Leaves)
+                .isEqualTo("converged@2.0.0");
+        assertThat(audit.firstPhase(csvName("2.0.0"), "Succeeded").resourceVersion())
+                .as("v2 succeeded before v3 left Pending").isLessThan(v3Leaves.resourceVersion());
+        assertNoUpgradeableWithoutConvergence();
+    }
+
     // ---- helpers ----
+
+    static final Duration HOLD = Duration.ofSeconds(15);
+
+    /** Brings up {@code version} as OLM installs it, with a HyperConverged whose stack converged. */
+    void installed(String version) throws Exception {
+        createCsv(version, null);
+        awaitPhase(version, "Succeeded");
+        cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
+        simulator.start(300);
+        awaitUpgradeable(version, true);
+    }
+
+    /** {@code check} holds at every look during {@code period} (OLM is given the time to act wrongly). */
+    void observe(Duration period, Runnable check) {
+        Instant end = Instant.now().plus(period);
+        await().atMost(period.plusSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            check.run();
+            return Instant.now().isAfter(end);
+        });
+    }
+
+    /** While our gate for {@code from} said False, OLM never moved {@code to} past Pending. */
+    void assertNotPastPendingWhileHeld(String to, String from, long heldFrom) {
+        OlmAudit.Revision leaves = audit.of("CSV", csvName(to)).stream()
+                .filter(r -> r.status() != null && !"Pending".equals(r.status())).findFirst().orElseThrow();
+        OlmAudit.Revision gateThen = audit.of("OperatorCondition", csvName(from)).stream()
+                .filter(r -> r.resourceVersion() < leaves.resourceVersion() && r.status() != null)
+                .reduce((a, b) -> b).orElseThrow();
+        assertThat(gateThen.status()).as(csvName(to) + " left Pending (" + leaves + ") when " + csvName(from)
+                + "'s gate said " + gateThen).isEqualTo("True");
+        assertThat(leaves.resourceVersion()).isGreaterThan(heldFrom);
+    }
+
+    /** The new version's process held its gate (Initializing) before OLM counted its CSV Succeeded. */
+    void assertHeldBeforeSucceeded(String version) {
+        OlmAudit.Revision held = audit.of("OperatorCondition", csvName(version)).stream()
+                .filter(r -> "False".equals(r.status()) && "Initializing".equals(r.reason())).findFirst().orElse(null);
+        assertThat(held).as(csvName(version) + ": Upgradeable=False/Initializing written").isNotNull();
+        assertThat(audit.firstPhase(csvName(version), "Succeeded").resourceVersion())
+                .as(csvName(version) + " succeeded only after its gate was held").isGreaterThan(held.resourceVersion());
+    }
+
+    /**
+     * Every Upgradeable=True OLM could read was true of the simulated stack when it was written (a
+     * DELETED event repeats the last state of an object that is gone: nothing to read any more).
+     */
+    void assertNoUpgradeableWithoutConvergence() {
+        for (OlmAudit.Revision r : audit.revisions()) {
+            if ("OperatorCondition".equals(r.kind()) && "True".equals(r.status()) && !"DELETED".equals(r.action())) {
+                String version = r.name().substring("hco-operator.v".length());
+                assertThat(r.truth()).as("Upgradeable=True while the stack had not converged at " + version + ": " + r)
+                        .isEqualTo("converged@" + version);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    String message(String version) {
+        GenericKubernetesResource csv = admin.genericKubernetesResources(OlmAudit.CSV).inNamespace(NS)
+                .withName(csvName(version)).get();
+        return csv == null ? null : (String) ((Map<String, Object>) csv.getAdditionalProperties().get("status")).get("message");
+    }
 
     private String truth() {
         for (String v : List.of("1.0.0", "2.0.0", "3.0.0")) {
@@ -219,10 +332,16 @@ class RealOlmIT {
         return status.get("phase") + "/" + status.get("reason");
     }
 
+    /**
+     * Waits until OLM has put the CSV in {@code phase} ("Phase" or "Phase/Reason") at some revision:
+     * read from the audit, as a phase can be brief (Succeeded turns Replacing at once when a newer
+     * CSV waits).
+     */
     void awaitPhase(String version, String phase) {
         try {
             await(csvName(version) + " " + phase).atMost(INSTALL).pollInterval(Duration.ofMillis(250))
-                    .until(() -> phase(version).startsWith(phase + "/"));
+                    .until(() -> audit.of("CSV", csvName(version)).stream()
+                            .anyMatch(r -> (r.status() + "/" + r.reason() + "/").startsWith(phase + "/")));
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             GenericKubernetesResource csv = admin.genericKubernetesResources(OlmAudit.CSV).inNamespace(NS)
                     .withName(csvName(version)).get();
