@@ -168,7 +168,69 @@ class RealOlmIT {
         assertNoUpgradeableWithoutConvergence();
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void anAdminOverrideLetsOlmProceedAndOurOperatorLeavesItUntouched() throws Exception {
+        installed("1.0.0");
+        simulator.behave("KubeVirt", Behaviour.DEGRADED);
+        awaitUpgradeable("1.0.0", false);
+        createCsv("2.0.0", "1.0.0");
+        awaitPhase("2.0.0", "Pending/OperatorConditionNotUpgradeable");
+
+        Map<String, Object> override = new LinkedHashMap<>(Map.of("type", "Upgradeable", "status", "True",
+                "reason", "AdminOverride", "message", "upgrade despite the degraded KubeVirt",
+                "lastTransitionTime", Instant.now().toString().replaceAll("\\.\\d+Z$", "Z")));
+        admin.genericKubernetesResources(OperatorConditionWriter.DEFINITION).inNamespace(NS).withName(csvName("1.0.0"))
+                .edit(oc -> {
+                    ((Map<String, Object>) oc.getAdditionalProperties().get("spec")).put("overrides", List.of(override));
+                    return oc;
+                });
+        long overridden = audit.latestRevision();
+        // our operator writes its condition again (KubeVirt changes), next to the admin's override
+        simulator.behave("KubeVirt", Behaviour.PROGRESSING);
+        awaitPhase("2.0.0", "Succeeded");
+
+        OlmAudit.Revision leaves = audit.of("CSV", csvName("2.0.0")).stream()
+                .filter(r -> r.status() != null && !"Pending".equals(r.status())).findFirst().orElseThrow();
+        OlmAudit.Revision oursThen = audit.of("OperatorCondition", csvName("1.0.0")).stream()
+                .filter(r -> r.resourceVersion() < leaves.resourceVersion()).reduce((a, b) -> b).orElseThrow();
+        assertThat(oursThen.status()).as("OLM proceeded on the override while our condition said False: " + oursThen)
+                .isEqualTo("False");
+        List<OlmAudit.Revision> after = audit.of("OperatorCondition", csvName("1.0.0")).stream()
+                .filter(r -> r.resourceVersion() > overridden).toList();
+        assertThat(after).as("our operator wrote its condition after the override")
+                .anyMatch(r -> "ComponentProgressing".equals(r.reason()));
+        assertThat(after).as("every revision after the override still carries it, unchanged")
+                .allMatch(r -> List.of(override).equals(r.overrides()));
+    }
+
+    @Test
+    void aSilentComponentKeepsOlmWaitingForTheWholeSilentPeriod() throws Exception {
+        installed("1.0.0");
+        createCsv("2.0.0", "1.0.0");
+        awaitPhase("2.0.0", "Succeeded");
+        // the new KubeVirt operator has not reported anything yet; the others finish their upgrade
+        simulator.behave("KubeVirt", Behaviour.SILENT).runVersionAll("2.0.0");
+        createCsv("3.0.0", "2.0.0");
+        awaitPhase("3.0.0", "Pending/OperatorConditionNotUpgradeable");
+        await("OLM's reason names KubeVirt").atMost(INSTALL).until(() -> message("3.0.0").contains("KubeVirt"));
+        long silentFrom = audit.latestRevision();
+        observe(SILENT, () -> {
+            assertThat(phase("3.0.0")).startsWith("Pending/OperatorConditionNotUpgradeable");
+            assertThat(message("3.0.0")).contains("KubeVirt");
+        });
+
+        simulator.behave("KubeVirt", Behaviour.HEALTHY);
+        awaitPhase("3.0.0", "Succeeded");
+        assertNotPastPendingWhileHeld("3.0.0", "2.0.0", silentFrom);
+        simulator.runVersionAll("3.0.0");
+        awaitUpgradeable("3.0.0", true);
+        assertNoUpgradeableWithoutConvergence();
+    }
+
     // ---- helpers ----
+
+    static final Duration SILENT = Duration.ofSeconds(Integer.getInteger("hco.e2e.silent-seconds", 30));
 
     static final Duration HOLD = Duration.ofSeconds(15);
 
