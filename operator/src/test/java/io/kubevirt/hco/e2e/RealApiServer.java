@@ -192,8 +192,8 @@ public final class RealApiServer implements AutoCloseable {
         try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(config(ADMIN_TOKEN)).build()) {
             while (Instant.now().isBefore(deadline)) {
                 if (!apiServer.isAlive()) {
-                    throw new IOException("kube-apiserver exited with " + apiServer.exitValue() + "; see "
-                            + dir.resolve("kube-apiserver.log"));
+                    throw new IOException("kube-apiserver exited with " + apiServer.exitValue() + "; its log ends:\n"
+                            + tail(dir.resolve("kube-apiserver.log"), 15));
                 }
                 try {
                     String ready = probe.raw("/readyz");
@@ -241,6 +241,15 @@ public final class RealApiServer implements AutoCloseable {
             } catch (IOException e) {
                 // a leftover temp dir is harmless
             }
+        }
+    }
+
+    private static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")";
         }
     }
 

@@ -77,13 +77,19 @@ class RealOlmIT {
     @AfterEach
     void stopCluster() throws Exception {
         try {
-            simulator.close();
-            kubelet.close();
-            audit.close();
-            System.out.println("[" + scenario + "] OLM's record (resourceVersion order):");
-            audit.print(line -> System.out.println("  " + line));
+            for (AutoCloseable part : new AutoCloseable[] { simulator, kubelet, audit }) {
+                if (part != null) {
+                    part.close();
+                }
+            }
+            if (audit != null) {
+                System.out.println("[" + scenario + "] OLM's record (resourceVersion order):");
+                audit.print(line -> System.out.println("  " + line));
+            }
         } finally {
-            olm.close();
+            if (olm != null) {
+                olm.close();
+            }
             TIMINGS.add(String.format("| %-60s | %6.1f s |", scenario,
                     Duration.between(started, Instant.now()).toMillis() / 1000.0));
         }
