@@ -110,26 +110,33 @@ public class ComponentSimulator implements AutoCloseable {
 
     /** One reconcile of every simulated component operator. */
     public synchronized void tick() {
-        for (ComponentDescriptor d : ComponentCatalog.ALL) {
-            var all = io.kubevirt.hco.components.ComponentResources.of(client, d, namespace);
-            var handle = all.withName(d.crName());
-            GenericKubernetesResource cr = handle.get();
-            if (cr == null || behaviour.get(d.name()) == Behaviour.SILENT) {
-                continue;
+        ComponentCatalog.ALL.forEach(this::tick);
+    }
+
+    /** One reconcile of the simulated operator of {@code component} only (one status write at most). */
+    public synchronized void tick(String component) {
+        ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).forEach(this::tick);
+    }
+
+    private void tick(ComponentDescriptor d) {
+        var all = io.kubevirt.hco.components.ComponentResources.of(client, d, namespace);
+        var handle = all.withName(d.crName());
+        GenericKubernetesResource cr = handle.get();
+        if (cr == null || behaviour.get(d.name()) == Behaviour.SILENT) {
+            return;
+        }
+        Object status = status(d, cr);
+        cr.getAdditionalProperties().put("status", status);
+        try {
+            all.resource(cr).updateStatus();
+            if (behaviour.get(d.name()) == Behaviour.HEALTHY) {
+                reportedVersion.put(d.name(), runningVersion.get(d.name()));
+            } else {
+                reportedVersion.remove(d.name());
             }
-            Object status = status(d, cr);
-            cr.getAdditionalProperties().put("status", status);
-            try {
-                all.resource(cr).updateStatus();
-                if (behaviour.get(d.name()) == Behaviour.HEALTHY) {
-                    reportedVersion.put(d.name(), runningVersion.get(d.name()));
-                } else {
-                    reportedVersion.remove(d.name());
-                }
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
-                    throw e;
-                }
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
             }
         }
     }

@@ -159,6 +159,11 @@ public final class OperatorProcess implements AutoCloseable {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
+    /** The JVM's process id (for RSS and CPU time read from /proc). */
+    public long pid() {
+        return process.pid();
+    }
+
     public String name() {
         return name;
     }

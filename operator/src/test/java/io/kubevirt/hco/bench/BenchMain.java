@@ -1,0 +1,381 @@
+package io.kubevirt.hco.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.e2e.AuditLog;
+import io.kubevirt.hco.e2e.BenchSupport;
+import io.kubevirt.hco.e2e.OperatorProcess;
+import io.kubevirt.hco.e2e.RealApiServer;
+import io.kubevirt.hco.gate.OperatorConditionWriter;
+import io.kubevirt.hco.simulator.Cluster;
+import io.kubevirt.hco.simulator.ComponentSimulator;
+import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
+
+/**
+ * The {@code bench} command: how fast and how cheaply the gate follows reality, on the real
+ * kube-apiserver of the e2e harness, every latency reported next to the apiserver's own round trip
+ * measured in the same run (timings on a shared 2-core machine are noisy; ratios travel better).
+ * Writes {@code bench/results.json} and {@code bench/results.md}. Not a pass/fail test.
+ */
+public final class BenchMain {
+
+    static final String NS = "kubevirt-hyperconverged";
+    static final String VERSION = "1.0.0";
+    static final Duration WINDOW = Duration.ofSeconds(1);
+    static final ComponentDescriptor FLIPPED = ComponentCatalog.ALL.get(0); // KubeVirt
+    static final int FLIPS = Integer.getInteger("bench.flips", 200);
+    static final int CHURN_SECONDS = Integer.getInteger("bench.churn-seconds", 600);
+    static final int STARTS = Integer.getInteger("bench.starts", 5);
+    static final Pattern RECONCILES = Pattern.compile(
+            "(?m)^\\S*reconciliations_started_total\\{[^}]*controller_name=\"hyperconverged\"[^}]*\\} (\\S+)$");
+    static final Pattern HEAP = Pattern.compile("(?m)^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*\\} (\\S+)$");
+
+    private final Map<String, Object> results = new LinkedHashMap<>();
+    private final List<String[]> table = new ArrayList<>();
+    private final Path jar;
+    private final Path out;
+    private RealApiServer api;
+    private KubernetesClient admin;
+    private Cluster cluster;
+    private ComponentSimulator simulator;
+    private GateWatch gate;
+    private OperatorProcess operator;
+    private double baselineP50;
+    private double baselineP99;
+
+    BenchMain(Path jar, Path out) {
+        this.jar = jar;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path jar = Path.of(args.length > 0 ? args[0] : "target/quarkus-app/quarkus-run.jar");
+        Path out = Path.of(args.length > 1 ? args[1] : "../bench");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " not found: build it first (mvn package)");
+        }
+        new BenchMain(jar, out).run();
+        System.exit(0);
+    }
+
+    void run() throws Exception {
+        results.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "java",
+                System.getProperty("java.version"), "date", Instant.now().toString()));
+        results.put("settings", Map.of("flips", FLIPS, "churnSeconds", CHURN_SECONDS, "stabilizationWindowMs",
+                WINDOW.toMillis(), "starts", STARTS));
+        try (RealApiServer cluster = new RealApiServer().start()) {
+            api = cluster;
+            admin = api.admin();
+            baseline();
+            startup();
+            install();
+            reaction("gate reaction", FLIPS);
+            writes();
+            scale();
+            churn();
+        } finally {
+            if (simulator != null) {
+                simulator.close();
+            }
+            if (gate != null) {
+                gate.close();
+            }
+            if (operator != null) {
+                operator.close();
+            }
+        }
+        results.put("core", CoreBenchmark.run());
+        for (var e : ((Map<String, Double>) results.get("core")).entrySet()) {
+            row("core: gate decision, " + e.getKey() + " components", fmt(e.getValue()) + " µs/op", "", "JMH");
+        }
+        write();
+    }
+
+    // ---- 1. the apiserver's own round trip ----
+
+    /** Write a CR status → a watcher gets the event and writes another CR's status → a watcher gets that. */
+    void baseline() throws Exception {
+        BenchSupport.installCrds(admin);
+        List<Double> samples = BenchSupport.relayRoundTrips(api, FLIPS);
+        Stats s = Stats.of(samples);
+        baselineP50 = s.p50;
+        baselineP99 = s.p99;
+        results.put("baseline", s.json("write → watch → write → watch, bare fabric8 client, ms"));
+        row("baseline: apiserver round trip (2 writes + 2 watch deliveries)", s.text(), "1.0 / 1.0", samples.size() + " samples");
+    }
+
+    // ---- 3. start-up ----
+
+    void startup() throws Exception {
+        List<Double> samples = new ArrayList<>();
+        for (int i = 0; i < STARTS; i++) {
+            samples.add(BenchSupport.startToHeld(api, jar, "bench-start-" + i));
+        }
+        Stats s = Stats.of(samples);
+        results.put("startup", s.json("process start → readiness UP with Upgradeable=False/Initializing written, JVM mode, ms"));
+        row("start-up to gate held (JVM)", s.text(), "–", STARTS + " starts; target ≤ 2000 ms");
+    }
+
+    // ---- 2. gate reaction ----
+
+    void install() throws Exception {
+        String token = BenchSupport.installOperator(admin, NS);
+        cluster = new Cluster(admin, NS);
+        cluster.createOperatorCondition(OperatorProcess.operatorConditionName(VERSION));
+        operator = OperatorProcess.start("bench-operator", api.kubeconfig("hco-operator", token, NS), NS, VERSION,
+                Map.of("HCO_STABILIZATION_WINDOW", WINDOW.toMillis() + "ms"), api.dir());
+        gate = new GateWatch(admin, NS, OperatorProcess.operatorConditionName(VERSION));
+        cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
+        simulator = new ComponentSimulator(admin, NS, VERSION);
+        simulator.start(200);
+        gate.awaitStatus("True", Duration.ofMinutes(3));
+        // from here on the simulated operators write only when the bench tells them to
+        simulator.close();
+    }
+
+    void reaction(String label, int flips) throws Exception {
+        List<Double> closing = new ArrayList<>();
+        List<Double> opening = new ArrayList<>();
+        for (int i = 0; i < flips; i++) {
+            closing.add(flip(Behaviour.DEGRADED, "False", 0));
+            opening.add(flip(Behaviour.HEALTHY, "True", WINDOW.toMillis()));
+        }
+        Stats c = Stats.of(closing);
+        Stats o = Stats.of(opening);
+        results.put(key(label) + ".closes", c.json("component degraded → Upgradeable=False seen by a watcher, ms"));
+        results.put(key(label) + ".opens", o.json("last component converged → Upgradeable=True seen, minus the window, ms"));
+        row(label + ": degrade → Upgradeable=False", c.text(), ratio(c), flips + " flips");
+        row(label + ": converge → Upgradeable=True (− window)", o.text(), ratio(o), flips + " flips");
+    }
+
+    /** One change of the flipped component's status; ms until the gate shows {@code expect}, less {@code minus}. */
+    double flip(Behaviour b, String expect, long minus) throws Exception {
+        gate.drain();
+        long start = System.nanoTime();
+        simulator.behave(FLIPPED.name(), b);
+        simulator.tick(FLIPPED.name());
+        long seen = gate.awaitStatus(expect, Duration.ofSeconds(30));
+        return (seen - start) / 1e6 - minus;
+    }
+
+    // ---- 4. writes ----
+
+    void writes() throws Exception {
+        // steady state: every component operator reports again (new heartbeats, same facts) → reconciles, no writes
+        Instant from = Instant.now();
+        long reconcilesBefore = reconciles();
+        for (int i = 0; i < 50; i++) {
+            simulator.tick();
+            Thread.sleep(100);
+        }
+        Thread.sleep(2000);
+        long noOpReconciles = reconciles() - reconcilesBefore;
+        long noOpWrites = operatorWrites(from).size();
+        results.put("writes.noOp", Map.of("reconciles", noOpReconciles, "writes", noOpWrites));
+        row("writes per no-op reconcile", noOpReconciles == 0 ? "n/a" : fmt((double) noOpWrites / noOpReconciles),
+                "–", noOpWrites + " writes in " + noOpReconciles + " reconciles; expected 0");
+
+        // a real change: one flip each way changes the OperatorCondition (and the HyperConverged status)
+        from = Instant.now();
+        flip(Behaviour.DEGRADED, "False", 0);
+        flip(Behaviour.HEALTHY, "True", 0);
+        Thread.sleep(2000);
+        List<AuditLog.Write> writes = operatorWrites(from);
+        Map<String, Long> perObject = new LinkedHashMap<>();
+        writes.forEach(w -> perObject.merge(w.what(), 1L, Long::sum));
+        results.put("writes.perChange", Map.of("changes", "KubeVirt degraded, then healthy again", "writes", perObject));
+        row("writes for degrade + recover", Long.toString(writes.size()), "–", perObject.toString());
+    }
+
+    List<AuditLog.Write> operatorWrites(Instant after) throws IOException {
+        return AuditLog.by(api.auditLog(), "system:serviceaccount:" + NS + ":hco-operator", after).stream()
+                .filter(AuditLog.Write::changesState).filter(w -> !"leases".equals(w.resource())).toList();
+    }
+
+    long reconciles() {
+        String metrics = operator.metrics();
+        Matcher m = RECONCILES.matcher(metrics);
+        double sum = 0;
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(1));
+        }
+        return (long) sum;
+    }
+
+    // ---- 7. scale: unrelated objects of the watched kinds changing ----
+
+    void scale() throws Exception {
+        for (int rate : new int[] { 1, 10, 100 }) {
+            try (var noise = BenchSupport.noise(admin, NS, rate)) {
+                long before = reconciles();
+                Instant from = Instant.now();
+                reaction("scale " + rate + "/s unrelated", Math.max(20, FLIPS / 10));
+                double seconds = Duration.between(from, Instant.now()).toMillis() / 1000.0;
+                long reconciles = reconciles() - before;
+                results.put("scale." + rate + ".reconcilesPerSecond", reconciles / seconds);
+                results.put("scale." + rate + ".noiseWrites", noise.writes());
+                row("scale " + rate + "/s unrelated: reconciles/s", fmt(reconciles / seconds), "–",
+                        noise.writes() + " unrelated writes in " + fmt(seconds) + " s");
+            }
+        }
+    }
+
+    // ---- 5. memory and CPU under churn ----
+
+    void churn() throws Exception {
+        long reconcilesBefore = reconciles();
+        double cpuBefore = BenchSupport.cpuSeconds(operator.pid());
+        Instant end = Instant.now().plusSeconds(CHURN_SECONDS);
+        boolean degraded = false;
+        while (Instant.now().isBefore(end)) {
+            degraded = !degraded;
+            simulator.behave(FLIPPED.name(), degraded ? Behaviour.DEGRADED : Behaviour.HEALTHY);
+            simulator.tick(FLIPPED.name());
+            Thread.sleep(1000);
+        }
+        long reconciles = reconciles() - reconcilesBefore;
+        double cpu = BenchSupport.cpuSeconds(operator.pid()) - cpuBefore;
+        double rssMb = BenchSupport.rssKb(operator.pid()) / 1024.0;
+        Matcher heap = HEAP.matcher(operator.metrics());
+        double heapMb = 0;
+        while (heap.find()) {
+            heapMb += Double.parseDouble(heap.group(1)) / (1024 * 1024);
+        }
+        results.put("churn", Map.of("seconds", CHURN_SECONDS, "reconciles", reconciles, "cpuSeconds", cpu,
+                "cpuSecondsPer1000Reconciles", reconciles == 0 ? 0 : cpu * 1000 / reconciles, "rssMb", rssMb,
+                "heapUsedMb", heapMb));
+        row("after " + CHURN_SECONDS + " s of churn (a flip per second): RSS / heap", fmt(rssMb) + " MB / "
+                + fmt(heapMb) + " MB", "–", reconciles + " reconciles");
+        row("CPU per 1,000 reconciles", fmt(reconciles == 0 ? 0 : cpu * 1000 / reconciles) + " s", "–",
+                fmt(cpu) + " CPU s in total");
+    }
+
+    // ---- output ----
+
+    String ratio(Stats s) {
+        return fmt(s.p50 / baselineP50) + " / " + fmt(s.p99 / baselineP99);
+    }
+
+    void row(String what, String value, String ratio, String note) {
+        table.add(new String[] { what, value, ratio, note });
+        System.out.printf("[bench] %-60s %-22s %-12s %s%n", what, value, ratio, note);
+    }
+
+    void write() throws IOException {
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("results.json"), new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(results));
+        StringBuilder md = new StringBuilder("| measure | value (p50 / p99 where two) | ratio to baseline (p50 / p99) | notes |\n|---|---|---|---|\n");
+        table.forEach(r -> md.append("| ").append(String.join(" | ", r)).append(" |\n"));
+        Files.writeString(out.resolve("results.md"), md.toString());
+        System.out.println("\n" + md);
+        System.out.println("[bench] wrote " + out.resolve("results.json") + " and " + out.resolve("results.md"));
+    }
+
+    static String key(String label) {
+        return label.replaceAll("[^A-Za-z0-9]+", "-");
+    }
+
+    static String fmt(double v) {
+        return v >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
+    }
+
+    /** p50/p99 of a sample in ms. */
+    record Stats(double p50, double p99, double max, int n) {
+        static Stats of(List<Double> samples) {
+            List<Double> sorted = samples.stream().sorted().toList();
+            return new Stats(at(sorted, 0.50), at(sorted, 0.99), sorted.get(sorted.size() - 1), sorted.size());
+        }
+
+        static double at(List<Double> sorted, double q) {
+            return sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(q * sorted.size()) - 1));
+        }
+
+        Map<String, Object> json(String what) {
+            return Map.of("what", what, "p50", p50, "p99", p99, "max", max, "n", n);
+        }
+
+        String text() {
+            return fmt(p50) + " / " + fmt(p99) + " ms";
+        }
+    }
+
+    /** The OperatorCondition's Upgradeable status as a watcher (OLM) sees it, with arrival times. */
+    static final class GateWatch implements AutoCloseable {
+        private final BlockingQueue<String[]> events = new LinkedBlockingQueue<>();
+        private final Watch watch;
+
+        GateWatch(KubernetesClient client, String namespace, String name) {
+            ResourceDefinitionContext kind = OperatorConditionWriter.DEFINITION;
+            watch = client.genericKubernetesResources(kind).inNamespace(namespace).withName(name)
+                    .watch(new Watcher<>() {
+                        @Override
+                        public void eventReceived(Action action, GenericKubernetesResource oc) {
+                            Map<String, Object> u = Cluster.upgradeableOf(oc);
+                            if (u != null) {
+                                events.add(new String[] { (String) u.get("status"), Long.toString(System.nanoTime()) });
+                            }
+                        }
+
+                        @Override
+                        public void onClose(WatcherException cause) {
+                        }
+                    });
+        }
+
+        void drain() {
+            events.clear();
+        }
+
+        /** nanoTime at which the first event with {@code status} arrived. */
+        long awaitStatus(String status, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                String[] e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                if (e != null && status.equals(e[0])) {
+                    return Long.parseLong(e[1]);
+                }
+            }
+            throw new IllegalStateException("Upgradeable=" + status + " not seen within " + timeout);
+        }
+
+        @Override
+        public void close() {
+            watch.close();
+        }
+    }
+
+    static GenericKubernetesResource named(String apiVersion, String kind, String name, String namespace) {
+        GenericKubernetesResource r = new GenericKubernetesResource();
+        r.setApiVersion(apiVersion);
+        r.setKind(kind);
+        r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        return r;
+    }
+}

@@ -1,0 +1,224 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentResources;
+import io.kubevirt.hco.simulator.Cluster;
+
+/** The parts of the e2e harness the benchmark ({@code io.kubevirt.hco.bench}) uses. */
+public final class BenchSupport {
+
+    private BenchSupport() {
+    }
+
+    public static void installCrds(KubernetesClient admin) throws IOException {
+        ClusterSetup.installCrds(admin);
+    }
+
+    /** The operator's ServiceAccount and RBAC (as the chart installs them); returns its token. */
+    public static String installOperator(KubernetesClient admin, String namespace) throws IOException {
+        return ClusterSetup.installOperatorIdentity(admin, namespace);
+    }
+
+    /**
+     * The apiserver's own round trip, as the gate path has it: a status write, its watch event to a
+     * second client, that client's status write on another object, and its event to a third client.
+     * Milliseconds per round, measured {@code rounds} times (after 20 warm-up rounds).
+     */
+    public static List<Double> relayRoundTrips(RealApiServer api, int rounds) throws Exception {
+        String ns = "bench-baseline";
+        ComponentDescriptor kind = ComponentCatalog.ALL.stream().filter(ComponentDescriptor::namespaced).findFirst()
+                .orElseThrow();
+        KubernetesClient writer = api.admin();
+        ClusterSetup.createNamespace(writer, ns);
+        for (String name : List.of("a", "b")) {
+            GenericKubernetesResource r = new GenericKubernetesResource();
+            r.setApiVersion(kind.group() + "/" + kind.version());
+            r.setKind(kind.kind());
+            r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+            r.getAdditionalProperties().put("spec", Map.of());
+            ComponentResources.of(writer, kind, ns).resource(r).create();
+        }
+        BlockingQueue<long[]> seen = new LinkedBlockingQueue<>();
+        try (KubernetesClient relay = new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN)).build();
+                KubernetesClient observer = new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN))
+                        .build();
+                Watch relayWatch = watch(ComponentResources.of(relay, kind, ns), "a", cr -> {
+                    Object round = status(cr);
+                    if (round != null) {
+                        var b = ComponentResources.of(relay, kind, ns).withName("b").get();
+                        b.getAdditionalProperties().put("status", Map.of("round", round));
+                        ComponentResources.of(relay, kind, ns).resource(b).updateStatus();
+                    }
+                });
+                Watch observerWatch = watch(ComponentResources.of(observer, kind, ns), "b", cr -> {
+                    Object round = status(cr);
+                    if (round != null) {
+                        seen.add(new long[] { ((Number) round).longValue(), System.nanoTime() });
+                    }
+                })) {
+            List<Double> samples = new ArrayList<>();
+            var a = ComponentResources.of(writer, kind, ns);
+            for (int i = 1; i <= rounds + 20; i++) {
+                GenericKubernetesResource cr = a.withName("a").get();
+                cr.getAdditionalProperties().put("status", Map.of("round", i));
+                long start = System.nanoTime();
+                a.resource(cr).updateStatus();
+                long arrived = awaitRound(seen, i);
+                if (i > 20) {
+                    samples.add((arrived - start) / 1e6);
+                }
+            }
+            return samples;
+        }
+    }
+
+    private static Object status(GenericKubernetesResource cr) {
+        return cr.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? m.get("round") : null;
+    }
+
+    private static long awaitRound(BlockingQueue<long[]> seen, long round) throws InterruptedException {
+        while (true) {
+            long[] e = seen.poll(30, TimeUnit.SECONDS);
+            if (e == null) {
+                throw new IllegalStateException("round " + round + " never arrived");
+            }
+            if (e[0] == round) {
+                return e[1];
+            }
+        }
+    }
+
+    private static Watch watch(NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> op,
+            String name, java.util.function.Consumer<GenericKubernetesResource> onEvent) {
+        return op.withName(name).watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, GenericKubernetesResource r) {
+                onEvent.accept(r);
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        });
+    }
+
+    /**
+     * A fresh operator process in its own namespace: ms from starting the process to readiness UP,
+     * checked to coincide with Upgradeable=False/Initializing in its OperatorCondition.
+     */
+    public static double startToHeld(RealApiServer api, Path jar, String namespace) throws Exception {
+        KubernetesClient admin = api.admin();
+        String token = ClusterSetup.installOperatorIdentity(admin, namespace);
+        Cluster cluster = new Cluster(admin, namespace);
+        String condition = OperatorProcess.operatorConditionName("1.0.0");
+        cluster.createOperatorCondition(condition);
+        Path kubeconfig = api.kubeconfig("hco-operator-" + namespace, token, namespace);
+        long start = System.nanoTime();
+        try (OperatorProcess p = OperatorProcess.start(namespace, kubeconfig, namespace, "1.0.0", Map.of(), api.dir())) {
+            long deadline = start + Duration.ofSeconds(60).toNanos();
+            while (p.readiness() != 200) {
+                if (System.nanoTime() > deadline || !p.alive()) {
+                    throw new IllegalStateException(namespace + ": not ready; log:\n" + p.log());
+                }
+                Thread.sleep(5);
+            }
+            double ms = (System.nanoTime() - start) / 1e6;
+            Map<String, Object> upgradeable = cluster.upgradeable(condition);
+            if (upgradeable == null || !"Initializing".equals(upgradeable.get("reason"))) {
+                throw new IllegalStateException(namespace + ": ready without Initializing written: " + upgradeable);
+            }
+            return ms;
+        }
+    }
+
+    /** Objects of a kind the operator watches, but not its own, changing {@code perSecond} times a second. */
+    public static Noise noise(KubernetesClient admin, String namespace, int perSecond) {
+        return new Noise(admin, namespace, perSecond);
+    }
+
+    /** Status writes to unrelated CRs of a watched kind, at a fixed rate, from two threads. */
+    public static final class Noise implements AutoCloseable {
+        private final AtomicLong writes = new AtomicLong();
+        private final ScheduledExecutorService pool = Executors.newScheduledThreadPool(2);
+
+        Noise(KubernetesClient admin, String namespace, int perSecond) {
+            ComponentDescriptor kind = ComponentCatalog.ALL.stream().filter(ComponentDescriptor::namespaced)
+                    .reduce((a, b) -> b).orElseThrow();
+            var op = ComponentResources.of(admin, kind, namespace);
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                String name = "unrelated-" + i;
+                names.add(name);
+                if (op.withName(name).get() == null) {
+                    GenericKubernetesResource r = new GenericKubernetesResource();
+                    r.setApiVersion(kind.group() + "/" + kind.version());
+                    r.setKind(kind.kind());
+                    r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+                    r.getAdditionalProperties().put("spec", Map.of());
+                    op.resource(r).create();
+                }
+            }
+            AtomicLong next = new AtomicLong();
+            long periodMicros = 1_000_000L / perSecond;
+            pool.scheduleAtFixedRate(() -> {
+                try {
+                    String name = names.get((int) (next.getAndIncrement() % names.size()));
+                    GenericKubernetesResource r = op.withName(name).get();
+                    r.getAdditionalProperties().put("status", Map.of("tick", writes.get()));
+                    op.resource(r).updateStatus();
+                    writes.incrementAndGet();
+                } catch (RuntimeException e) {
+                    // a conflict between the two threads: skip this tick
+                }
+            }, 0, periodMicros, TimeUnit.MICROSECONDS);
+        }
+
+        public long writes() {
+            return writes.get();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            pool.shutdownNow();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** User + system CPU seconds of a process so far (Linux /proc, clock ticks of 1/100 s). */
+    public static double cpuSeconds(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+    }
+
+    /** Resident set size of a process in kB (Linux /proc). */
+    public static long rssKb(long pid) throws IOException {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith("VmRSS:"))
+                .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).findFirst().orElse(-1L);
+    }
+}
