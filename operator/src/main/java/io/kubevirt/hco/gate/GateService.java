@@ -178,7 +178,6 @@ public class GateService {
         boolean transition = current == null || current.upgradeable() != decision.upgradeable()
                 || current.reason() != decision.reason();
         if (transition) {
-            events.transition(current, decision, eventTarget);
             metrics.transition(decision.reason(), decision.upgradeable());
             currentSince = input.now();
         }
@@ -187,8 +186,21 @@ public class GateService {
         }
         lastPublishedAt = input.now();
         trackUpgrade(input, decision);
+        GateDecision previous = current;
         current = decision;
         currentInput = input;
+        try {
+            writeOperatorCondition(decision);
+        } finally {
+            // after the OperatorCondition: what OLM reads goes first, the Event and log line follow
+            // (bench: one API round trip less between a component's change and OLM seeing it)
+            if (transition) {
+                events.transition(previous, decision, eventTarget);
+            }
+        }
+    }
+
+    private void writeOperatorCondition(GateDecision decision) {
         if (!leader) {
             return;
         }

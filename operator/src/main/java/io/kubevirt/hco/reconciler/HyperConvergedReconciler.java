@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -53,6 +54,11 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     private static final Logger LOG = Logger.getLogger(HyperConvergedReconciler.class);
     /** After recording a version, look again at once: the record is now in the cluster. */
     static final Duration AFTER_RECORD = Duration.ofMillis(200);
+    /**
+     * Past the end of the stabilization window before the recheck, so that it finds the window over;
+     * a timer firing early only costs one more pass. Was 20 ms: the bench counted it in every opening.
+     */
+    static final long RECHECK_MARGIN_MS = 5;
     static final Duration DELETION_RECHECK = Duration.ofSeconds(2);
 
     @Inject
@@ -76,10 +82,16 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         ResourceID singleton = new ResourceID(HyperConverged.SINGLETON_NAME, namespace);
         List<EventSource<?, HyperConverged>> sources = new ArrayList<>();
         for (ComponentDescriptor d : snapshots.components()) {
+            // only the CR we manage: other objects of these kinds (a cluster may hold many SSPs) must
+            // not wake the reconciler nor sit in its cache (bench: 92 reconciles/s at 100 unrelated
+            // writes/s before this). The field selector filters on the server; the name filter
+            // covers API servers that ignore it (the test server).
             var config = InformerEventSourceConfiguration
                     .from(GroupVersionKindPlural.gvkWithPlural(new GroupVersionKind(d.group(), d.version(), d.kind()),
                             d.plural()), HyperConverged.class)
                     .withName(d.name())
+                    .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", d.crName())))
+                    .withGenericFilter(r -> d.crName().equals(r.getMetadata().getName()))
                     .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
             config = d.namespaced() ? config.withNamespaces(namespace) : config.withWatchAllNamespaces();
             sources.add(new InformerEventSource<>(config.build(), context));
@@ -142,7 +154,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(AFTER_RECORD);
         }
         if (decision.recheckAfter() != null) {
-            return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(decision.recheckAfter().plusMillis(20));
+            return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(decision.recheckAfter().plusMillis(RECHECK_MARGIN_MS));
         }
         return UpdateControl.noUpdate();
     }

@@ -214,7 +214,7 @@ public final class BenchMain {
     }
 
     List<AuditLog.Write> operatorWrites(Instant after) throws IOException {
-        return AuditLog.by(api.auditLog(), "system:serviceaccount:" + NS + ":hco-operator", after).stream()
+        return AuditLog.by(api.auditLog(), "hco-operator", after).stream()
                 .filter(AuditLog.Write::changesState).filter(w -> !"leases".equals(w.resource())).toList();
     }
 

@@ -148,6 +148,9 @@ public final class BenchSupport {
                 Thread.sleep(5);
             }
             double ms = (System.nanoTime() - start) / 1e6;
+            var started = java.util.regex.Pattern.compile("started in ([0-9.]+)s").matcher(p.log());
+            System.out.printf("[bench] %s: gate held after %.0f ms (Quarkus reported \"started in %ss\")%n", namespace, ms,
+                    started.find() ? started.group(1) : "?");
             Map<String, Object> upgradeable = cluster.upgradeable(condition);
             if (upgradeable == null || !"Initializing".equals(upgradeable.get("reason"))) {
                 throw new IllegalStateException(namespace + ": ready without Initializing written: " + upgradeable);

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -61,6 +62,12 @@ public final class OperatorProcess implements AutoCloseable {
      * Starts the jar with exactly {@code podEnv} (as a pod spec would set it, null = unset) plus the
      * kubeconfig and free ports for this host.
      */
+    /**
+     * JVM flags of the operator processes: the tests favour a quick start (C1 only); the bench runs
+     * the JVM as the image does ({@code -Dhco.e2e.jvm-flags=-Xmx256m}).
+     */
+    static final String JVM_FLAGS = System.getProperty("hco.e2e.jvm-flags", "-Xmx256m -XX:TieredStopAtLevel=1");
+
     public static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir)
             throws IOException {
         if (!Files.exists(JAR)) {
@@ -70,8 +77,11 @@ public final class OperatorProcess implements AutoCloseable {
         String cert = podEnv.get("HCO_TLS_CERT_FILE");
         OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"),
                 cert == null ? null : Path.of(cert));
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", JAR.toAbsolutePath().toString());
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString()));
+        command.addAll(List.of(JVM_FLAGS.split(" ")));
+        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
+        ProcessBuilder pb = new ProcessBuilder(command);
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG") || k.startsWith("HCO_")
                 || k.startsWith("OPERATOR_"));
