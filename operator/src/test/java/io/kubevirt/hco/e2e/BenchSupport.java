@@ -151,6 +151,9 @@ public final class BenchSupport {
             var started = java.util.regex.Pattern.compile("started in ([0-9.]+)s").matcher(p.log());
             System.out.printf("[bench] %s: gate held after %.0f ms (Quarkus reported \"started in %ss\")%n", namespace, ms,
                     started.find() ? started.group(1) : "?");
+            if (Boolean.getBoolean("bench.startup-log")) {
+                System.out.println(p.log());
+            }
             Map<String, Object> upgradeable = cluster.upgradeable(condition);
             if (upgradeable == null || !"Initializing".equals(upgradeable.get("reason"))) {
                 throw new IllegalStateException(namespace + ": ready without Initializing written: " + upgradeable);

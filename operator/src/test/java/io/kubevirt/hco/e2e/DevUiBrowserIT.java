@@ -37,8 +37,8 @@ class DevUiBrowserIT {
     static final Duration STARTUP = Duration.ofMinutes(5);
     static final Duration STEP = Duration.ofSeconds(60);
 
-    /** Finds our card through the Dev UI's nested shadow roots and reads what it renders. */
-    static final String READ_CARD = """
+    /** Finds an element through the Dev UI's nested shadow roots (Lit components all the way down). */
+    static final String FIND = """
             function find(root, selector) {
               const hit = root.querySelector(selector);
               if (hit) return hit;
@@ -47,6 +47,10 @@ class DevUiBrowserIT {
               }
               return null;
             }
+            """;
+
+    /** Reads what our card renders. */
+    static final String READ_CARD = FIND + """
             const card = find(document, 'qwc-hco-gate');
             if (!card || !card.shadowRoot) return null;
             const r = card.shadowRoot;
@@ -64,15 +68,7 @@ class DevUiBrowserIT {
             """;
 
     /** Clicks one of the card's buttons, as a user would (the button's own click handler runs). */
-    static final String CLICK = """
-            function find(root, selector) {
-              const hit = root.querySelector(selector);
-              if (hit) return hit;
-              for (const n of root.querySelectorAll('*')) {
-                if (n.shadowRoot) { const f = find(n.shadowRoot, selector); if (f) return f; }
-              }
-              return null;
-            }
+    static final String CLICK = FIND + """
             const button = find(find(document, 'qwc-hco-gate').shadowRoot, arguments[0]);
             if (!button) return false;
             button.click();
