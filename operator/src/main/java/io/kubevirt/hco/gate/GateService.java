@@ -52,6 +52,12 @@ public class GateService {
     private volatile boolean fullReconcileDone;
     private volatile boolean leader;
     private volatile boolean held;
+    /**
+     * The current decision is not in the OperatorCondition yet (its write failed, or Initializing
+     * went first). Without another event nothing would evaluate again, and OLM would keep reading
+     * the previous value, possibly True: the reconciler comes back after the write-retry interval.
+     */
+    private volatile boolean writePending;
     private Instant openSince;
     private volatile GateDecision current;
     private volatile Instant currentSince;
@@ -90,6 +96,10 @@ public class GateService {
             LOG.warnf("could not hold the gate at start-up yet: %s", e.getMessage());
         }
         return held;
+    }
+
+    public boolean operatorConditionWritePending() {
+        return writePending;
     }
 
     public boolean held() {
@@ -206,16 +216,20 @@ public class GateService {
         }
         try {
             if (decision.upgradeable() && !held) {
-                // the first write of a process is always a closing one (DESIGN §3)
+                // the first write of a process is always a closing one (DESIGN §3); the decision
+                // itself follows on the next pass
                 writer.write(false, GateReason.Initializing.name(), "the gate is being taken by version " + operatorVersion());
                 held = true;
+                writePending = true;
                 return;
             }
             // always through the writer: it compares with the live object, so a stray write by
             // another replica or by hand is corrected on the next evaluation
             writer.write(decision.upgradeable(), decision.reason().name(), decision.message());
             held = true;
+            writePending = false;
         } catch (RuntimeException e) {
+            writePending = true;
             metrics.operatorConditionWriteFailed();
             LOG.warnf("OperatorCondition write failed (OLM keeps reading the previous value, or none): %s",
                     e.getMessage());

@@ -150,13 +150,13 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         if (failure != null) {
             throw failure;
         }
-        if (recordNow) {
-            return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(AFTER_RECORD);
+        Duration next = recordNow ? AFTER_RECORD
+                : decision.recheckAfter() != null ? decision.recheckAfter().plusMillis(RECHECK_MARGIN_MS) : null;
+        if (gate.operatorConditionWritePending()) {
+            Duration retry = settings.gate().writeRetryInterval();
+            next = next == null || retry.compareTo(next) < 0 ? retry : next;
         }
-        if (decision.recheckAfter() != null) {
-            return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(decision.recheckAfter().plusMillis(RECHECK_MARGIN_MS));
-        }
-        return UpdateControl.noUpdate();
+        return next == null ? UpdateControl.noUpdate() : UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(next);
     }
 
     @Override

@@ -41,6 +41,9 @@ class GateLifecycleTest {
     @Inject
     KubernetesClient client;
 
+    @Inject
+    io.kubevirt.hco.gate.GateService gate;
+
     Cluster cluster;
     ComponentSimulator simulator;
 
@@ -113,6 +116,26 @@ class GateLifecycleTest {
         assertThat(cluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Degraded").status).isEqualTo("True");
         simulator.behave("CDI", Behaviour.HEALTHY);
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+    }
+
+    @Test
+    @Order(4)
+    void aFailedOperatorConditionWriteIsRetriedWithoutWaitingForAnotherEvent() {
+        simulator.start(200);
+        await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+        simulator.close();
+        // OLM's object is gone for a moment: the degrade's write fails
+        client.genericKubernetesResources(io.kubevirt.hco.gate.OperatorConditionWriter.DEFINITION).inNamespace(NS)
+                .withName(OC).delete();
+        await().atMost(PATIENCE).until(() -> cluster.upgradeable(OC) == null);
+        simulator.behave("KubeVirt", Behaviour.DEGRADED).tick("KubeVirt");
+        await().atMost(PATIENCE).until(() -> gate.operatorConditionWritePending());
+        // it comes back empty, as OLM recreates it; no component writes anything any more
+        cluster.createOperatorCondition(OC);
+        await().atMost(PATIENCE).until(() -> cluster.upgradeable(OC) != null);
+        assertThat(cluster.upgradeable(OC).get("status")).isEqualTo("False");
+        assertThat(cluster.upgradeable(OC).get("reason")).isEqualTo("ComponentDegraded");
+        simulator.behave("KubeVirt", Behaviour.HEALTHY);
     }
 
     @Test
