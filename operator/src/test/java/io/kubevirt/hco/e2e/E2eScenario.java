@@ -99,6 +99,25 @@ abstract class E2eScenario {
         return op;
     }
 
+    /**
+     * An administrator's spec edit: read, change, update; on a conflict (the operator wrote the
+     * status meanwhile) read again and redo it, as kubectl users do.
+     */
+    void editHyperConverged(java.util.function.Consumer<HyperConverged> change) {
+        for (int attempt = 1;; attempt++) {
+            HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
+            change.accept(hco);
+            try {
+                admin.resource(hco).update();
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     HyperConverged createHyperConverged() {
         return cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
     }

@@ -92,10 +92,10 @@ class GateSafetyIT extends E2eScenario {
         // KubeVirt (observedGeneration) and CDI (heartbeats) stop reporting; their old status stays healthy
         simulator.behave("KubeVirt", Behaviour.SILENT).behave("CDI", Behaviour.SILENT);
         long kubevirtGeneration = cluster.component(ComponentCatalog.KUBEVIRT).getMetadata().getGeneration();
-        HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
-        hco.getSpec().featureGates.downwardMetrics = true;
-        hco.getSpec().certConfig.ca.duration = "72h0m0s";
-        admin.resource(hco).update();
+        editHyperConverged(hco -> {
+            hco.getSpec().featureGates.downwardMetrics = true;
+            hco.getSpec().certConfig.ca.duration = "72h0m0s";
+        });
         within(30).until(() -> cluster.component(ComponentCatalog.KUBEVIRT).getMetadata().getGeneration() > kubevirtGeneration);
         within(30).until(() -> "False/ComponentStale".equals(olm.last("1.0.0")));
         holdsFor(Duration.ofSeconds(5), () -> !olm.upgradeable("1.0.0"), "a changed spec not yet observed");
