@@ -239,9 +239,9 @@ public final class BenchMain {
         long reconcilesBefore = reconciles();
         for (int i = 0; i < 50; i++) {
             simulator.tick();
-            Thread.sleep(100);
+            Thread.sleep(100); // pacing of the component operators' reports, not a wait for a result
         }
-        Thread.sleep(2000);
+        awaitReconcilesSettled();
         long noOpReconciles = reconciles() - reconcilesBefore;
         List<AuditLog.Write> noOp = operatorWrites(from);
         long noOpWrites = noOp.size();
@@ -254,12 +254,30 @@ public final class BenchMain {
         from = Instant.now();
         flip(Behaviour.DEGRADED, "False", 0);
         flip(Behaviour.HEALTHY, "True", 0);
-        Thread.sleep(2000);
+        awaitQuiet();
         List<AuditLog.Write> writes = operatorWrites(from);
         Map<String, Long> perObject = new LinkedHashMap<>();
         writes.forEach(w -> perObject.merge(w.what(), 1L, Long::sum));
         results.put("writes.perChange", Map.of("changes", "KubeVirt degraded, then healthy again", "writes", perObject));
         row("writes for degrade + recover", Long.toString(writes.size()), "–", perObject.toString());
+    }
+
+    /** Until the reconcile counter has not moved for a second. */
+    void awaitReconcilesSettled() throws Exception {
+        long last = reconciles();
+        Instant stableSince = Instant.now();
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (Instant.now().isBefore(deadline)) {
+            Thread.sleep(200);
+            long now = reconciles();
+            if (now != last) {
+                last = now;
+                stableSince = Instant.now();
+            } else if (Duration.between(stableSince, Instant.now()).toMillis() >= 1000) {
+                return;
+            }
+        }
+        throw new IllegalStateException("the operator keeps reconciling: " + last);
     }
 
     /** Until the operator has written nothing for a second (read from the audit log). */
