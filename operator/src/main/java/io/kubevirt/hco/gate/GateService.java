@@ -199,14 +199,11 @@ public class GateService {
         GateDecision previous = current;
         current = decision;
         currentInput = input;
-        try {
-            writeOperatorCondition(decision);
-        } finally {
-            // after the OperatorCondition: what OLM reads goes first, the Event and log line follow
-            // (bench: one API round trip less between a component's change and OLM seeing it)
-            if (transition) {
-                events.transition(previous, decision, eventTarget);
-            }
+        // what OLM reads goes first, the Event and log line follow (bench: one API round trip less
+        // between a component's change and OLM seeing it); the write handles its own failures
+        writeOperatorCondition(decision);
+        if (transition) {
+            events.transition(previous, decision, eventTarget);
         }
     }
 

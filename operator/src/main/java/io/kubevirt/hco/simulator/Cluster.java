@@ -40,9 +40,14 @@ public final class Cluster {
     }
 
     /** The Upgradeable condition of spec.conditions of this OperatorCondition; null when none. */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> upgradeableOf(GenericKubernetesResource oc) {
-        if (oc == null || !(oc.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec)
+        return upgradeableOf(oc, "spec");
+    }
+
+    /** The Upgradeable condition in {@code part} ("spec", or "status" where OLM copies it); null when none. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> upgradeableOf(GenericKubernetesResource oc, String part) {
+        if (oc == null || !(oc.getAdditionalProperties().get(part) instanceof Map<?, ?> spec)
                 || !(spec.get("conditions") instanceof List<?> conditions)) {
             return null;
         }

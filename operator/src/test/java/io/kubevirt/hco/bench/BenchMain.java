@@ -19,7 +19,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -461,13 +460,5 @@ public final class BenchMain {
         public void close() {
             watch.close();
         }
-    }
-
-    static GenericKubernetesResource named(String apiVersion, String kind, String name, String namespace) {
-        GenericKubernetesResource r = new GenericKubernetesResource();
-        r.setApiVersion(apiVersion);
-        r.setKind(kind);
-        r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-        return r;
     }
 }

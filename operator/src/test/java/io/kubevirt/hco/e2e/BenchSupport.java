@@ -56,12 +56,7 @@ public final class BenchSupport {
         KubernetesClient writer = api.admin();
         ClusterSetup.createNamespace(writer, ns);
         for (String name : List.of("a", "b")) {
-            GenericKubernetesResource r = new GenericKubernetesResource();
-            r.setApiVersion(kind.group() + "/" + kind.version());
-            r.setKind(kind.kind());
-            r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
-            r.getAdditionalProperties().put("spec", Map.of());
-            ComponentResources.of(writer, kind, ns).resource(r).create();
+            ComponentResources.of(writer, kind, ns).resource(emptyCr(kind, name, ns)).create();
         }
         BlockingQueue<long[]> seen = new LinkedBlockingQueue<>();
         try (KubernetesClient relay = new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN)).build();
@@ -95,6 +90,16 @@ public final class BenchSupport {
             }
             return samples;
         }
+    }
+
+    /** A CR of a component kind with an empty spec: not ours, just an object of that kind. */
+    private static GenericKubernetesResource emptyCr(ComponentDescriptor kind, String name, String namespace) {
+        GenericKubernetesResource r = new GenericKubernetesResource();
+        r.setApiVersion(kind.group() + "/" + kind.version());
+        r.setKind(kind.kind());
+        r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        r.getAdditionalProperties().put("spec", Map.of());
+        return r;
     }
 
     private static Object status(GenericKubernetesResource cr) {
@@ -181,12 +186,7 @@ public final class BenchSupport {
                 String name = "unrelated-" + i;
                 names.add(name);
                 if (op.withName(name).get() == null) {
-                    GenericKubernetesResource r = new GenericKubernetesResource();
-                    r.setApiVersion(kind.group() + "/" + kind.version());
-                    r.setKind(kind.kind());
-                    r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-                    r.getAdditionalProperties().put("spec", Map.of());
-                    op.resource(r).create();
+                    op.resource(emptyCr(kind, name, namespace)).create();
                 }
             }
             AtomicLong next = new AtomicLong();

@@ -3,8 +3,6 @@ package io.kubevirt.hco.e2e;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,17 +51,7 @@ final class DevModeProcess implements AutoCloseable {
 
     /** GET on the management port: "status body", or "-1 reason" while nothing answers. */
     String management(String path) {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + managementPort + path)).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() + " " + r.body();
-        } catch (IOException e) {
-            return "-1 " + e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "-1 interrupted";
-        }
+        return OperatorProcess.get(http, URI.create("http://127.0.0.1:" + managementPort + path), null);
     }
 
     String devUi(String page) {

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
+import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 
 /**
@@ -146,14 +147,8 @@ public final class OlmStandIn implements AutoCloseable {
         return oc == null ? null : condition(oc, "spec");
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> condition(GenericKubernetesResource oc, String where) {
-        Object part = oc.getAdditionalProperties().get(where);
-        if (!(part instanceof Map<?, ?> p) || !(p.get("conditions") instanceof List<?> conditions)) {
-            return null;
-        }
-        return conditions.stream().filter(c -> c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type")))
-                .map(c -> (Map<String, Object>) c).findFirst().orElse(null);
+        return Cluster.upgradeableOf(oc, where);
     }
 
     private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource, io.fabric8.kubernetes.api.model.GenericKubernetesResourceList, io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources() {

@@ -135,8 +135,12 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     private String send(HttpClient client, String protocol, String path, String token) {
-        var builder = HttpRequest.newBuilder(URI.create(protocol + "://127.0.0.1:" + managementPort + path))
-                .timeout(Duration.ofSeconds(5));
+        return get(client, URI.create(protocol + "://127.0.0.1:" + managementPort + path), token);
+    }
+
+    /** GET with an optional bearer token: "status body", or "-1 reason" when nothing answers. */
+    static String get(HttpClient client, URI uri, String token) {
+        var builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5));
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }

@@ -35,7 +35,6 @@ final class PodRunner implements AutoCloseable {
     private final KubernetesClient admin;
     private final String namespace;
     private final Map<String, OperatorProcess> running = new ConcurrentHashMap<>();
-    private final List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "pod-runner");
         t.setDaemon(true);
@@ -61,15 +60,6 @@ final class PodRunner implements AutoCloseable {
         }
         loop.scheduleWithFixedDelay(this::syncQuietly, 0, 300, TimeUnit.MILLISECONDS);
         return this;
-    }
-
-    /** Pods whose operator process was started, in order. */
-    List<String> started() {
-        return started;
-    }
-
-    Map<String, OperatorProcess> running() {
-        return running;
     }
 
     private void syncQuietly() {
@@ -102,7 +92,6 @@ final class PodRunner implements AutoCloseable {
             if (process == null) {
                 process = DeployedOperator.startPod(api, admin, name, pod.getSpec(), namespace, Map.of());
                 running.put(name, process);
-                started.add(name);
             }
             report(pod, process.alive(), process.alive() && process.readiness() == 200);
         }
