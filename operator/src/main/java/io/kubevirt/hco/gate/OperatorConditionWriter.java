@@ -14,16 +14,26 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kubevirt.hco.config.OperatorSettings;
 
 /**
  * Writes {@code spec.conditions[type=Upgradeable]} of OLM's OperatorCondition, and nothing else:
- * {@code spec.overrides} and any other condition are carried over as read. Plain update with the
- * read resourceVersion, so a concurrent edit (an administrator's override) is never overwritten:
- * on conflict it re-reads and tries again. Without OPERATOR_CONDITION_NAME it does nothing.
+ * {@code spec.overrides} and any other condition are kept as they are. Every write is a JSON Patch
+ * that first tests what it expects to find, so a concurrent edit (an administrator's, another
+ * replica's) is never overwritten: the test fails, and the writer re-reads and decides again.
+ * <p>
+ * A change of decision is one request: the patch tests {@code spec.conditions} against what this
+ * process last wrote or read there. It does not test the resourceVersion, which OLM moves each time
+ * it copies the conditions to the status. (The bench measured the read that used to precede every
+ * write as the largest part of the gate's reaction time beyond the API server's own round trip.)
+ * An unchanged decision still reads the live object, so a stray edit is found and corrected on the
+ * next evaluation. Without OPERATOR_CONDITION_NAME it does nothing.
  */
 @ApplicationScoped
 public class OperatorConditionWriter {
@@ -43,6 +53,9 @@ public class OperatorConditionWriter {
     @Inject
     OperatorSettings settings;
 
+    /** {@code spec.conditions} as this process last wrote or read them; null when not known. */
+    private List<Object> known;
+
     public boolean enabled() {
         return settings.operatorConditionName().filter(n -> !n.isBlank()).isPresent();
     }
@@ -55,29 +68,57 @@ public class OperatorConditionWriter {
      * @return true when the object now carries exactly this condition (written or already there)
      * @throws KubernetesClientException when the object is missing or cannot be written
      */
-    public boolean write(boolean upgradeable, String reason, String message) {
+    public synchronized boolean write(boolean upgradeable, String reason, String message) {
         if (!enabled()) {
             return true;
         }
+        if (known != null) {
+            List<Object> desired = withUpgradeable(known, upgradeable, reason, message);
+            if (desired != null) {
+                List<Object> expected = known;
+                known = null;
+                try {
+                    known = conditionsOf(patch(List.of(op("test", "/spec/conditions", expected),
+                            op("replace", "/spec/conditions", desired))));
+                    return true;
+                } catch (KubernetesClientException e) {
+                    if (!changedUnderUs(e)) {
+                        throw e;
+                    }
+                    LOG.debugf("OperatorCondition %s: conditions changed under us; re-reading", name().orElseThrow());
+                }
+            }
+        }
+        return writeAfterReading(upgradeable, reason, message);
+    }
+
+    /** Reads the live object and patches it if it differs, tested against the resourceVersion read. */
+    private boolean writeAfterReading(boolean upgradeable, String reason, String message) {
         String name = name().orElseThrow();
         KubernetesClientException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            var handle = client.genericKubernetesResources(DEFINITION).inNamespace(settings.namespace())
-                    .withName(name);
-            GenericKubernetesResource current = handle.get();
+            known = null;
+            GenericKubernetesResource current = resource().get();
             if (current == null) {
                 throw new KubernetesClientException("OperatorCondition " + settings.namespace() + "/" + name
                         + " does not exist: OLM creates it for the installed CSV (check OPERATOR_CONDITION_NAME)");
             }
-            if (!withUpgradeable(current, upgradeable, reason, message)) {
+            List<Object> read = conditionsOf(current);
+            known = read;
+            List<Object> desired = withUpgradeable(read, upgradeable, reason, message);
+            if (desired == null) {
                 return true;
             }
+            known = null;
+            boolean hasSpec = current.getAdditionalProperties().get("spec") instanceof Map;
             try {
-                client.genericKubernetesResources(DEFINITION).inNamespace(settings.namespace())
-                        .resource(current).update();
+                known = conditionsOf(patch(List.of(
+                        op("test", "/metadata/resourceVersion", current.getMetadata().getResourceVersion()),
+                        hasSpec ? op("add", "/spec/conditions", desired)
+                                : op("add", "/spec", Map.of("conditions", desired)))));
                 return true;
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
+                if (!changedUnderUs(e)) {
                     throw e;
                 }
                 last = e;
@@ -87,22 +128,60 @@ public class OperatorConditionWriter {
         throw last;
     }
 
-    /** Sets the Upgradeable condition on {@code oc} in place; returns whether anything changed. */
+    private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> resource() {
+        return client.genericKubernetesResources(DEFINITION).inNamespace(settings.namespace())
+                .withName(name().orElseThrow());
+    }
+
+    private GenericKubernetesResource patch(List<Map<String, Object>> operations) {
+        // on a named handle the client would GET the object first; given one, it only takes its
+        // name from it, so the patch is the one request
+        GenericKubernetesResource target = new GenericKubernetesResource();
+        target.setApiVersion(API_VERSION);
+        target.setKind(KIND);
+        target.setMetadata(new ObjectMetaBuilder().withName(name().orElseThrow()).withNamespace(settings.namespace())
+                .build());
+        return client.genericKubernetesResources(DEFINITION).inNamespace(settings.namespace()).resource(target)
+                .patch(PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(operations));
+    }
+
+    /** A failed test of a JSON Patch is a 422 from the API server; 409 if it raced another write. */
+    private static boolean changedUnderUs(KubernetesClientException e) {
+        return e.getCode() == 409 || e.getCode() == 422;
+    }
+
+    private static Map<String, Object> op(String op, String path, Object value) {
+        Map<String, Object> operation = new LinkedHashMap<>();
+        operation.put("op", op);
+        operation.put("path", path);
+        operation.put("value", value);
+        return operation;
+    }
+
     @SuppressWarnings("unchecked")
-    static boolean withUpgradeable(GenericKubernetesResource oc, boolean upgradeable, String reason, String message) {
-        Map<String, Object> props = oc.getAdditionalProperties();
-        Object specRaw = props.get("spec");
-        Map<String, Object> spec = specRaw instanceof Map<?, ?> m ? (Map<String, Object>) m : new LinkedHashMap<>();
-        Object conditionsRaw = spec.get("conditions");
-        List<Object> conditions = conditionsRaw instanceof List<?> l ? new ArrayList<>(l) : new ArrayList<>();
+    static List<Object> conditionsOf(GenericKubernetesResource oc) {
+        if (oc != null && oc.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                && spec.get("conditions") instanceof List<?> conditions) {
+            return java.util.Collections.unmodifiableList(new ArrayList<>((List<Object>) conditions));
+        }
+        return List.of();
+    }
+
+    /**
+     * {@code conditions} with the Upgradeable condition set (kept in place, or appended); null when
+     * they already say exactly this. The transition time moves only when the status changes.
+     */
+    static List<Object> withUpgradeable(List<Object> conditions, boolean upgradeable, String reason,
+            String message) {
+        List<Object> result = new ArrayList<>(conditions);
         String status = upgradeable ? "True" : "False";
         String transition = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         int index = -1;
-        for (int i = 0; i < conditions.size(); i++) {
-            if (conditions.get(i) instanceof Map<?, ?> c && "Upgradeable".equals(c.get("type"))) {
+        for (int i = 0; i < result.size(); i++) {
+            if (result.get(i) instanceof Map<?, ?> c && "Upgradeable".equals(c.get("type"))) {
                 index = i;
                 if (status.equals(c.get("status")) && reason.equals(c.get("reason")) && message.equals(c.get("message"))) {
-                    return false;
+                    return null;
                 }
                 if (status.equals(c.get("status")) && c.get("lastTransitionTime") instanceof String t) {
                     transition = t;
@@ -116,12 +195,10 @@ public class OperatorConditionWriter {
         condition.put("message", message);
         condition.put("lastTransitionTime", transition);
         if (index >= 0) {
-            conditions.set(index, condition);
+            result.set(index, condition);
         } else {
-            conditions.add(condition);
+            result.add(condition);
         }
-        spec.put("conditions", conditions);
-        props.put("spec", spec);
-        return true;
+        return result;
     }
 }

@@ -161,13 +161,19 @@ public final class BenchMain {
     // ---- 3. start-up ----
 
     void startup() throws Exception {
-        List<Double> samples = new ArrayList<>();
+        List<Double> ready = new ArrayList<>();
+        List<Double> held = new ArrayList<>();
         for (int i = 0; i < STARTS; i++) {
-            samples.add(BenchSupport.startToHeld(api, jar, "bench-start-" + i));
+            BenchSupport.Startup s = BenchSupport.startToHeld(api, jar, "bench-start-" + i);
+            ready.add(s.readyMs());
+            held.add(s.heldMs());
         }
-        Stats s = Stats.of(samples);
-        results.put("startup", s.json("process start → readiness UP with Upgradeable=False/Initializing written, JVM mode, ms"));
-        row("start-up to gate held (JVM)", s.text(), "–", STARTS + " starts; target ≤ 2000 ms");
+        Stats r = Stats.of(ready);
+        Stats h = Stats.of(held);
+        results.put("startup", r.json("process start → readiness UP (Upgradeable=False/Initializing written first), JVM mode, ms"));
+        results.put("startupHeld", h.json("process start → Upgradeable=False/Initializing seen by a watcher, JVM mode, ms"));
+        row("start-up to readiness UP (JVM)", r.text(), "–", STARTS + " starts; target ≤ 2000 ms");
+        row("start-up to Initializing written (JVM)", h.text(), "–", "the gate is held from here on");
     }
 
     // ---- 2. gate reaction ----

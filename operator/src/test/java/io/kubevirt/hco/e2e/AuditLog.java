@@ -66,6 +66,13 @@ public final class AuditLog {
         return out;
     }
 
+    /** Every request (reads too) by ServiceAccount {@code namespace/serviceAccount} from {@code after} on. */
+    public static List<Write> requestsBy(Path file, String namespace, String serviceAccount, Instant after)
+            throws IOException {
+        String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
+        return requests(file).stream().filter(w -> user.equals(w.user()) && !w.at().isBefore(after)).toList();
+    }
+
     public static List<Write> by(Path file, String serviceAccount, Instant after) throws IOException {
         String user = "system:serviceaccount:" + E2eScenario.NS + ":" + serviceAccount;
         return writes(file).stream().filter(w -> user.equals(w.user()) && !w.at().isBefore(after))

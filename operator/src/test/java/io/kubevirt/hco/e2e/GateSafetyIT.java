@@ -32,7 +32,7 @@ class GateSafetyIT extends E2eScenario {
         List<AuditLog.Write> writes = AuditLog.by(api.auditLog(), ClusterSetup.SERVICE_ACCOUNT, start);
         assertThat(writes).isNotEmpty();
         assertThat(writes.get(0).what()).as("first write of the new version: " + writes)
-                .isEqualTo("update operatorconditions " + OperatorProcess.operatorConditionName("2.0.0"));
+                .isEqualTo("patch operatorconditions " + OperatorProcess.operatorConditionName("2.0.0"));
         assertThat(olm.revisions().get(0)).endsWith("False/Initializing");
     }
 
@@ -144,7 +144,7 @@ class GateSafetyIT extends E2eScenario {
         List<AuditLog.Write> bBeforeKill = byB.stream().filter(w -> w.at().isBefore(killed))
                 .filter(w -> !"leases".equals(w.resource())).toList();
         assertThat(bBeforeKill).as("a standby writes only its start-up Initializing").allSatisfy(
-                w -> assertThat(w.what()).isEqualTo("update operatorconditions " + OperatorProcess.operatorConditionName("2.0.0")));
+                w -> assertThat(w.what()).isEqualTo("patch operatorconditions " + OperatorProcess.operatorConditionName("2.0.0")));
         assertThat(bBeforeKill).hasSizeLessThanOrEqualTo(1);
         List<AuditLog.Write> aAfterKill = AuditLog.by(api.auditLog(), ClusterSetup.SERVICE_ACCOUNT, killed.plusSeconds(1));
         assertThat(aAfterKill).as("the killed leader writes nothing more").isEmpty();

@@ -428,7 +428,7 @@ class RealOlmIT {
 
     private boolean grantsOperatorCondition(Role role) {
         return role.getRules().stream().anyMatch(r -> r.getResources().contains("operatorconditions")
-                && r.getResourceNames().contains(csvName("1.0.0")) && r.getVerbs().containsAll(List.of("get", "update")));
+                && r.getResourceNames().contains(csvName("1.0.0")) && r.getVerbs().containsAll(List.of("get", "patch")));
     }
 
     static GenericKubernetesResource object(String apiVersion, String kind, String name, Map<String, Object> spec) {

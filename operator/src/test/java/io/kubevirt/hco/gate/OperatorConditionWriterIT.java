@@ -1,0 +1,208 @@
+package io.kubevirt.hco.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Proxy;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.e2e.AuditLog;
+import io.kubevirt.hco.e2e.BenchSupport;
+import io.kubevirt.hco.e2e.RealApiServer;
+import io.kubevirt.hco.simulator.Cluster;
+
+/**
+ * The OperatorCondition writer on a real API server, with the operator's own RBAC: what it sends
+ * (from the audit log) and what it leaves of other writers' edits.
+ */
+class OperatorConditionWriterIT {
+
+    static final String NS = "writer-it";
+    static final String ACCOUNT = "hco-operator";
+    static RealApiServer api;
+    static KubernetesClient admin;
+    static KubernetesClient operator;
+    static int run;
+
+    OperatorConditionWriter writer;
+    String name;
+
+    @BeforeAll
+    static void apiServer() throws Exception {
+        api = new RealApiServer().start();
+        admin = api.admin();
+        BenchSupport.installCrds(admin);
+        String token = BenchSupport.installOperator(admin, NS);
+        operator = new KubernetesClientBuilder().withConfig(api.config(token)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        operator.close();
+        api.close();
+    }
+
+    @BeforeEach
+    void freshConditionAndWriter() {
+        name = "hco-operator.v" + (++run) + ".0.0";
+        new Cluster(admin, NS).createOperatorCondition(name);
+        writer = new OperatorConditionWriter();
+        writer.client = operator;
+        writer.settings = settings(name);
+    }
+
+    @Test
+    void aChangedDecisionIsOneTestedPatchEvenAfterOlmCopiedTheConditionsToTheStatus() throws Exception {
+        Instant start = Instant.now();
+        writer.write(false, "Initializing", "starting");
+        assertThat(verbs(start)).containsExactly("get", "patch");
+
+        olmCopiesSpecToStatus();
+        Instant change = Instant.now();
+        writer.write(true, "AsExpected", "all converged");
+        assertThat(verbs(change)).as("no read before the write, no conflict from OLM's status write")
+                .containsExactly("patch");
+        assertThat(upgradeable()).containsEntry("status", "True").containsEntry("reason", "AsExpected");
+    }
+
+    @Test
+    void anUnchangedDecisionReadsAndCorrectsAStrayEdit() throws Exception {
+        writer.write(false, "ComponentDegraded", "KubeVirt: degraded");
+        Instant same = Instant.now();
+        writer.write(false, "ComponentDegraded", "KubeVirt: degraded");
+        assertThat(verbs(same)).as("an unchanged decision writes nothing").containsExactly("get");
+
+        editSpec(spec -> upgradeableIn(spec).put("status", "True"));
+        Instant afterEdit = Instant.now();
+        writer.write(false, "ComponentDegraded", "KubeVirt: degraded");
+        assertThat(verbs(afterEdit)).containsExactly("get", "patch");
+        assertThat(upgradeable()).containsEntry("status", "False");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anotherWritersConditionsAndOverridesSurviveAChangeThatRacedThem() throws Exception {
+        writer.write(false, "Stabilizing", "holding");
+        Map<String, Object> override = condition("Upgradeable", "True", "AdminOverride", "upgrade anyway");
+        Map<String, Object> theirs = condition("Backup", "True", "Done", "backed up");
+        editSpec(spec -> {
+            spec.put("overrides", List.of(override));
+            ((List<Object>) spec.get("conditions")).add(theirs);
+        });
+
+        Instant change = Instant.now();
+        writer.write(true, "AsExpected", "all converged");
+        List<String> verbs = verbs(change);
+        assertThat(verbs).as("the tested patch fails (422), the writer re-reads and patches again")
+                .containsExactly("patch", "get", "patch");
+        assertThat(codes(change)).containsExactly(422, 200, 200);
+        Map<String, Object> spec = spec();
+        assertThat(spec.get("overrides")).isEqualTo(List.of(override));
+        assertThat((List<Object>) spec.get("conditions")).contains(theirs).hasSize(2);
+        assertThat(upgradeable()).containsEntry("status", "True").containsEntry("reason", "AsExpected");
+    }
+
+    @Test
+    void anObjectWithoutSpecGetsOne() throws Exception {
+        resource().edit(oc -> {
+            oc.getAdditionalProperties().remove("spec");
+            return oc;
+        });
+        writer.write(false, "Initializing", "starting");
+        assertThat(upgradeable()).containsEntry("reason", "Initializing");
+    }
+
+    // ---- helpers ----
+
+    @SuppressWarnings("unchecked")
+    private void olmCopiesSpecToStatus() {
+        GenericKubernetesResource oc = resource().get();
+        Map<String, Object> spec = (Map<String, Object>) oc.getAdditionalProperties().get("spec");
+        oc.getAdditionalProperties().put("status", Map.of("conditions", spec.get("conditions")));
+        admin.genericKubernetesResources(OperatorConditionWriter.DEFINITION).inNamespace(NS).resource(oc).updateStatus();
+    }
+
+    @SuppressWarnings("unchecked")
+    private void editSpec(java.util.function.Consumer<Map<String, Object>> edit) {
+        resource().edit(oc -> {
+            Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) oc.getAdditionalProperties().get("spec"));
+            spec.put("conditions", new ArrayList<>((List<Object>) spec.get("conditions")));
+            edit.accept(spec);
+            oc.getAdditionalProperties().put("spec", spec);
+            return oc;
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> upgradeableIn(Map<String, Object> spec) {
+        List<Object> conditions = (List<Object>) spec.get("conditions");
+        for (int i = 0; i < conditions.size(); i++) {
+            Map<String, Object> c = new LinkedHashMap<>((Map<String, Object>) conditions.get(i));
+            if ("Upgradeable".equals(c.get("type"))) {
+                conditions.set(i, c);
+                return c;
+            }
+        }
+        throw new AssertionError("no Upgradeable condition in " + spec);
+    }
+
+    private static Map<String, Object> condition(String type, String status, String reason, String message) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("type", type);
+        c.put("status", status);
+        c.put("reason", reason);
+        c.put("message", message);
+        c.put("lastTransitionTime", "2026-01-01T00:00:00Z");
+        return c;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> spec() {
+        return (Map<String, Object>) resource().get().getAdditionalProperties().get("spec");
+    }
+
+    private Map<String, Object> upgradeable() {
+        return Cluster.upgradeableOf(resource().get());
+    }
+
+    private Resource<GenericKubernetesResource> resource() {
+        return admin.genericKubernetesResources(OperatorConditionWriter.DEFINITION).inNamespace(NS).withName(name);
+    }
+
+    private List<AuditLog.Write> requests(Instant after) throws Exception {
+        return AuditLog.requestsBy(api.auditLog(), NS, ACCOUNT, after).stream()
+                .filter(w -> "operatorconditions".equals(w.resource())).toList();
+    }
+
+    private List<String> verbs(Instant after) throws Exception {
+        return requests(after).stream().map(AuditLog.Write::verb).toList();
+    }
+
+    private List<Integer> codes(Instant after) throws Exception {
+        return requests(after).stream().map(AuditLog.Write::code).toList();
+    }
+
+    /** The two settings the writer reads; anything else it asked for would fail the test. */
+    private static OperatorSettings settings(String conditionName) {
+        return (OperatorSettings) Proxy.newProxyInstance(OperatorSettings.class.getClassLoader(),
+                new Class<?>[] { OperatorSettings.class }, (proxy, method, args) -> switch (method.getName()) {
+                    case "namespace" -> NS;
+                    case "operatorConditionName" -> Optional.of(conditionName);
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+}
