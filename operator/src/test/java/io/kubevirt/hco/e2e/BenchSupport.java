@@ -141,7 +141,7 @@ public final class BenchSupport {
      * records the OperatorCondition's Upgradeable revisions: the first one must be Initializing
      * (the operator may well have moved on to its first decision by the time readiness is polled).
      */
-    public static Startup startToHeld(RealApiServer api, Path jar, String namespace) throws Exception {
+    public static Startup startToHeld(RealApiServer api, String namespace, String jvmFlags) throws Exception {
         KubernetesClient admin = api.admin();
         String token = ClusterSetup.installOperatorIdentity(admin, namespace);
         Cluster cluster = new Cluster(admin, namespace);
@@ -165,7 +165,7 @@ public final class BenchSupport {
                 })) {
             long start = System.nanoTime();
             try (OperatorProcess p = OperatorProcess.start(namespace, kubeconfig, namespace, "1.0.0", Map.of(),
-                    api.dir())) {
+                    api.dir(), jvmFlags)) {
                 long deadline = start + Duration.ofSeconds(60).toNanos();
                 while (p.readiness() != 200) {
                     if (System.nanoTime() > deadline || !p.alive()) {
@@ -190,6 +190,22 @@ public final class BenchSupport {
                 return new Startup(ready, held);
             }
         }
+    }
+
+    /**
+     * Trains a class-data-sharing archive for {@code jar} with the image's own script
+     * ({@code packaging/jvm/train-appcds.sh}) and this JVM; returns how long it took, in ms.
+     */
+    public static double trainAppCds(Path jar, Path archive) throws Exception {
+        long start = System.nanoTime();
+        ProcessBuilder pb = new ProcessBuilder("sh", io.kubevirt.hco.Repo.path("packaging/jvm/train-appcds.sh").toString(),
+                jar.toAbsolutePath().toString(), archive.toAbsolutePath().toString()).inheritIO();
+        pb.environment().put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        int exit = pb.start().waitFor();
+        if (exit != 0) {
+            throw new IllegalStateException("train-appcds.sh failed with " + exit);
+        }
+        return (System.nanoTime() - start) / 1e6;
     }
 
     /** Objects of a kind the operator watches, but not its own, changing {@code perSecond} times a second. */

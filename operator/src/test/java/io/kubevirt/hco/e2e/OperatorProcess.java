@@ -40,6 +40,12 @@ public final class OperatorProcess implements AutoCloseable {
     /** Starts {@code version} with the given kubeconfig; {@code extraEnv} overrides the defaults. */
     public static OperatorProcess start(String name, Path kubeconfig, String namespace, String version,
             Map<String, String> extraEnv, Path logDir) throws IOException {
+        return start(name, kubeconfig, namespace, version, extraEnv, logDir, JVM_FLAGS);
+    }
+
+    /** Like {@link #start(String, Path, String, String, Map, Path)}, with these JVM flags. */
+    public static OperatorProcess start(String name, Path kubeconfig, String namespace, String version,
+            Map<String, String> extraEnv, Path logDir, String jvmFlags) throws IOException {
         Map<String, String> config = new HashMap<>();
         config.put("OPERATOR_NAMESPACE", namespace);
         config.put("OPERATOR_VERSION", version);
@@ -55,7 +61,7 @@ public final class OperatorProcess implements AutoCloseable {
         config.put("HCO_LEASE_RENEW_DEADLINE", "10s");
         config.put("HCO_LEASE_RETRY_PERIOD", "2s");
         config.putAll(extraEnv);
-        return startWithEnv(name, kubeconfig, config, logDir);
+        return startWithEnv(name, kubeconfig, config, logDir, jvmFlags);
     }
 
     /**
@@ -66,10 +72,15 @@ public final class OperatorProcess implements AutoCloseable {
      * JVM flags of the operator processes: the tests favour a quick start (C1 only); the bench runs
      * the JVM as the image does ({@code -Dhco.e2e.jvm-flags=-Xmx256m}).
      */
-    static final String JVM_FLAGS = System.getProperty("hco.e2e.jvm-flags", "-Xmx256m -XX:TieredStopAtLevel=1");
+    public static final String JVM_FLAGS = System.getProperty("hco.e2e.jvm-flags", "-Xmx256m -XX:TieredStopAtLevel=1");
 
     public static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir)
             throws IOException {
+        return startWithEnv(name, kubeconfig, podEnv, logDir, JVM_FLAGS);
+    }
+
+    private static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir,
+            String jvmFlags) throws IOException {
         if (!Files.exists(JAR)) {
             throw new IOException(JAR + " is missing: the e2e suite runs after `mvn package`");
         }
@@ -79,7 +90,7 @@ public final class OperatorProcess implements AutoCloseable {
                 cert == null ? null : Path.of(cert));
         List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString()));
-        command.addAll(List.of(JVM_FLAGS.split(" ")));
+        command.addAll(List.of(jvmFlags.trim().split("\\s+")));
         command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(command);
         Map<String, String> env = pb.environment();
