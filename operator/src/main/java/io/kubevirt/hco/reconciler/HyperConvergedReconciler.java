@@ -107,7 +107,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             return UpdateControl.noUpdate();
         }
         if (!isSingleton(hco)) {
-            rejectInvalid(hco);
+            rejectInvalid(context, hco);
             return UpdateControl.noUpdate();
         }
         String namespace = settings.namespace();
@@ -147,7 +147,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
                 : hco.getStatus() == null ? null : hco.getStatus().observedGeneration;
         HyperConvergedStatus status = statusWriter.desired(hco, StackConditions.summarize(input, decision), recorded,
                 observedGeneration, blockers(decision), snapshots.components(), namespace);
-        statusWriter.write(hco, status);
+        statusWriter.write(context, hco, status);
         if (failure != null) {
             throw failure;
         }
@@ -205,7 +205,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         return settings.namespace() + "." + HyperConverged.SINGLETON_NAME;
     }
 
-    private void rejectInvalid(HyperConverged hco) {
+    private void rejectInvalid(Context<HyperConverged> context, HyperConverged hco) {
         String message = "only the HyperConverged named " + HyperConverged.SINGLETON_NAME + " in namespace "
                 + settings.namespace() + " is reconciled; " + hco.getMetadata().getNamespace() + "/"
                 + hco.getMetadata().getName() + " is ignored and nothing was created for it: delete it, and create "
@@ -220,7 +220,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
                 hco.getMetadata().getGeneration(), since));
         LOG.warnf("rejected HyperConverged %s/%s: %s", hco.getMetadata().getNamespace(), hco.getMetadata().getName(),
                 message);
-        statusWriter.write(hco, status);
+        statusWriter.write(context, hco, status);
     }
 
     @SuppressWarnings("unchecked")

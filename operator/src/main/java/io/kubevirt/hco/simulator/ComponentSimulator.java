@@ -115,10 +115,21 @@ public class ComponentSimulator implements AutoCloseable {
 
     /** One reconcile of the simulated operator of {@code component} only (one status write at most). */
     public synchronized void tick(String component) {
-        ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).forEach(this::tick);
+        tick(component, () -> {
+        });
+    }
+
+    /** Like {@link #tick(String)}; {@code atWrite} runs right before the status write (the bench's clock starts there). */
+    public synchronized void tick(String component, Runnable atWrite) {
+        ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).forEach(d -> tick(d, atWrite));
     }
 
     private void tick(ComponentDescriptor d) {
+        tick(d, () -> {
+        });
+    }
+
+    private void tick(ComponentDescriptor d, Runnable atWrite) {
         var all = io.kubevirt.hco.components.ComponentResources.of(client, d, namespace);
         var handle = all.withName(d.crName());
         GenericKubernetesResource cr = handle.get();
@@ -128,6 +139,7 @@ public class ComponentSimulator implements AutoCloseable {
         Object status = status(d, cr);
         cr.getAdditionalProperties().put("status", status);
         try {
+            atWrite.run();
             all.resource(cr).updateStatus();
             if (behaviour.get(d.name()) == Behaviour.HEALTHY) {
                 reportedVersion.put(d.name(), runningVersion.get(d.name()));

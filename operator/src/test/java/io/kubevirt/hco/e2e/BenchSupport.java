@@ -59,15 +59,18 @@ public final class BenchSupport {
             ComponentResources.of(writer, kind, ns).resource(emptyCr(kind, name, ns)).create();
         }
         BlockingQueue<long[]> seen = new LinkedBlockingQueue<>();
+        // the relay is b's only writer: it writes from its own last write, without reading first
+        java.util.concurrent.atomic.AtomicReference<GenericKubernetesResource> lastB = new java.util.concurrent.atomic.AtomicReference<>(
+                ComponentResources.of(writer, kind, ns).withName("b").get());
         try (KubernetesClient relay = new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN)).build();
                 KubernetesClient observer = new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN))
                         .build();
                 Watch relayWatch = watch(ComponentResources.of(relay, kind, ns), "a", cr -> {
                     Object round = status(cr);
                     if (round != null) {
-                        var b = ComponentResources.of(relay, kind, ns).withName("b").get();
+                        var b = lastB.get();
                         b.getAdditionalProperties().put("status", Map.of("round", round));
-                        ComponentResources.of(relay, kind, ns).resource(b).updateStatus();
+                        lastB.set(ComponentResources.of(relay, kind, ns).resource(b).updateStatus());
                     }
                 });
                 Watch observerWatch = watch(ComponentResources.of(observer, kind, ns), "b", cr -> {
