@@ -104,6 +104,15 @@ abstract class E2eScenario {
      * status meanwhile) read again and redo it, as kubectl users do.
      */
     void editHyperConverged(java.util.function.Consumer<HyperConverged> change) {
+        editHyperConverged(admin, cluster, change);
+    }
+
+    /**
+     * An administrator's spec edit: read, change, update; on a 409 (the operator wrote the status
+     * in between) read again and retry, as kubectl edit would have the user do.
+     */
+    static void editHyperConverged(io.fabric8.kubernetes.client.KubernetesClient admin, Cluster cluster,
+            java.util.function.Consumer<HyperConverged> change) {
         for (int attempt = 1;; attempt++) {
             HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
             change.accept(hco);

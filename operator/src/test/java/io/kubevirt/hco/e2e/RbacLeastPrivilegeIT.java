@@ -147,10 +147,10 @@ class RbacLeastPrivilegeIT {
                 return step.outcome();
             }
             // a change that reaches every component's spec: certificates (KubeVirt, CDI, network add-ons), multi-arch (CDI, SSP)
-            HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
-            hco.getSpec().certConfig.ca.duration = "72h0m0s";
-            hco.getSpec().featureGates.enableMultiArchBootImageImport = true;
-            admin.resource(hco).update();
+            E2eScenario.editHyperConverged(admin, cluster, hco -> {
+                hco.getSpec().certConfig.ca.duration = "72h0m0s";
+                hco.getSpec().featureGates.enableMultiArchBootImageImport = true;
+            });
             if (!step.until("spec change applied to every component", () -> ComponentCatalog.ALL.stream()
                     .allMatch(d -> cluster.component(d).getMetadata().getGeneration() >= 2))) {
                 return step.outcome();

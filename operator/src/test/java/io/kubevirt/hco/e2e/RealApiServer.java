@@ -33,8 +33,8 @@ public final class RealApiServer implements AutoCloseable {
 
     private final E2eBinaries binaries = E2eBinaries.get();
     private final Path dir;
-    private final int etcdPort;
-    private final int etcdPeerPort;
+    private int etcdPort;
+    private int etcdPeerPort;
     private final int apiPort;
     private final List<Process> processes = new ArrayList<>();
     private final Thread reaper = new Thread(this::killAll, "e2e-reaper");
@@ -52,6 +52,22 @@ public final class RealApiServer implements AutoCloseable {
 
     public RealApiServer start() throws IOException, InterruptedException {
         writeCredentials();
+        // a free port can be taken by another process before etcd binds it (a CI run once lost its
+        // API server that way): etcd is started and checked first, on fresh ports if it died
+        for (int attempt = 1; !startEtcd(); attempt++) {
+            if (attempt == 3) {
+                throw new IOException("etcd did not become healthy; its log ends:\n" + tail(dir.resolve("etcd.log"), 15));
+            }
+            etcdPort = freePort();
+            etcdPeerPort = freePort();
+            deleteTree(dir.resolve("etcd")); // its member was named with the old peer URL
+        }
+        startApiServer();
+        return this;
+    }
+
+    /** Starts etcd and waits for its /health; false when it exited (then it can be tried again). */
+    private boolean startEtcd() throws IOException, InterruptedException {
         etcd = launch("etcd", List.of(binaries.etcd().toString(), "--data-dir", dir.resolve("etcd").toString(),
                 "--listen-client-urls", "http://127.0.0.1:" + etcdPort,
                 "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
@@ -59,8 +75,25 @@ public final class RealApiServer implements AutoCloseable {
                 "--initial-advertise-peer-urls", "http://127.0.0.1:" + etcdPeerPort,
                 "--initial-cluster", "default=http://127.0.0.1:" + etcdPeerPort,
                 "--log-level", "warn"));
-        startApiServer();
-        return this;
+        var http = java.net.http.HttpClient.newHttpClient();
+        var health = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + etcdPort + "/health"))
+                .timeout(Duration.ofSeconds(2)).build();
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (Instant.now().isBefore(deadline)) {
+            if (!etcd.isAlive()) {
+                processes.remove(etcd);
+                return false;
+            }
+            try {
+                if (http.send(health, java.net.http.HttpResponse.BodyHandlers.ofString()).body().contains("\"true\"")) {
+                    return true;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(50);
+        }
+        throw new IOException("etcd not healthy within 60 s; its log ends:\n" + tail(dir.resolve("etcd.log"), 15));
     }
 
     private void startApiServer() throws IOException, InterruptedException {
@@ -250,6 +283,16 @@ public final class RealApiServer implements AutoCloseable {
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException e) {
             return "(unreadable: " + e + ")";
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (Files.exists(root)) {
+            try (var paths = Files.walk(root)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
         }
     }
 
