@@ -145,7 +145,11 @@ public class OperatorConditionWriter {
                 .patch(PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(operations));
     }
 
-    /** A failed test of a JSON Patch is a 422 from the API server; 409 if it raced another write. */
+    /**
+     * A failed test of a JSON Patch is a 422 from the API server; 409 if it raced another write. A
+     * 422 can also be a schema refusal: then the bounded re-reads end by throwing it, and the caller
+     * logs it, counts it and tries again after the write-retry interval (no tight loop).
+     */
     private static boolean changedUnderUs(KubernetesClientException e) {
         return e.getCode() == 409 || e.getCode() == 422;
     }
