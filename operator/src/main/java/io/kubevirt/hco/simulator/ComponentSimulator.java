@@ -110,23 +110,20 @@ public class ComponentSimulator implements AutoCloseable {
 
     /** One reconcile of every simulated component operator. */
     public synchronized void tick() {
-        ComponentCatalog.ALL.forEach(this::tick);
+        ComponentCatalog.ALL.forEach(d -> tick(d, NOTHING));
     }
+
+    private static final Runnable NOTHING = () -> {
+    };
 
     /** One reconcile of the simulated operator of {@code component} only (one status write at most). */
     public synchronized void tick(String component) {
-        tick(component, () -> {
-        });
+        tick(component, NOTHING);
     }
 
     /** Like {@link #tick(String)}; {@code atWrite} runs right before the status write (the bench's clock starts there). */
     public synchronized void tick(String component, Runnable atWrite) {
         ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).forEach(d -> tick(d, atWrite));
-    }
-
-    private void tick(ComponentDescriptor d) {
-        tick(d, () -> {
-        });
     }
 
     private void tick(ComponentDescriptor d, Runnable atWrite) {

@@ -9,29 +9,21 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.e2e.AuditLog;
 import io.kubevirt.hco.e2e.BenchSupport;
+import io.kubevirt.hco.e2e.GateWatch;
 import io.kubevirt.hco.e2e.OperatorProcess;
 import io.kubevirt.hco.e2e.RealApiServer;
-import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
@@ -464,51 +456,6 @@ public final class BenchMain {
 
         String text() {
             return fmt(p50) + " / " + fmt(p99) + " ms";
-        }
-    }
-
-    /** The OperatorCondition's Upgradeable status as a watcher (OLM) sees it, with arrival times. */
-    static final class GateWatch implements AutoCloseable {
-        private final BlockingQueue<String[]> events = new LinkedBlockingQueue<>();
-        private final Watch watch;
-
-        GateWatch(KubernetesClient client, String namespace, String name) {
-            ResourceDefinitionContext kind = OperatorConditionWriter.DEFINITION;
-            watch = client.genericKubernetesResources(kind).inNamespace(namespace).withName(name)
-                    .watch(new Watcher<>() {
-                        @Override
-                        public void eventReceived(Action action, GenericKubernetesResource oc) {
-                            Map<String, Object> u = Cluster.upgradeableOf(oc);
-                            if (u != null) {
-                                events.add(new String[] { (String) u.get("status"), Long.toString(System.nanoTime()) });
-                            }
-                        }
-
-                        @Override
-                        public void onClose(WatcherException cause) {
-                        }
-                    });
-        }
-
-        void drain() {
-            events.clear();
-        }
-
-        /** nanoTime at which the first event with {@code status} arrived. */
-        long awaitStatus(String status, Duration timeout) throws InterruptedException {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline) {
-                String[] e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                if (e != null && status.equals(e[0])) {
-                    return Long.parseLong(e[1]);
-                }
-            }
-            throw new IllegalStateException("Upgradeable=" + status + " not seen within " + timeout);
-        }
-
-        @Override
-        public void close() {
-            watch.close();
         }
     }
 }

@@ -151,21 +151,7 @@ public final class BenchSupport {
         String condition = OperatorProcess.operatorConditionName("1.0.0");
         cluster.createOperatorCondition(condition);
         Path kubeconfig = api.kubeconfig("hco-operator-" + namespace, token, namespace);
-        BlockingQueue<Object[]> revisions = new LinkedBlockingQueue<>();
-        try (Watch watch = admin.genericKubernetesResources(io.kubevirt.hco.gate.OperatorConditionWriter.DEFINITION)
-                .inNamespace(namespace).withName(condition).watch(new Watcher<>() {
-                    @Override
-                    public void eventReceived(Action action, GenericKubernetesResource oc) {
-                        Map<String, Object> u = Cluster.upgradeableOf(oc);
-                        if (u != null) {
-                            revisions.add(new Object[] { u.get("reason"), System.nanoTime() });
-                        }
-                    }
-
-                    @Override
-                    public void onClose(WatcherException cause) {
-                    }
-                })) {
+        try (GateWatch revisions = new GateWatch(admin, namespace, condition)) {
             long start = System.nanoTime();
             try (OperatorProcess p = OperatorProcess.start(namespace, kubeconfig, namespace, "1.0.0", Map.of(),
                     api.dir(), jvmFlags)) {
@@ -178,12 +164,12 @@ public final class BenchSupport {
                 }
                 double ready = (System.nanoTime() - start) / 1e6;
                 // readiness is UP only once the write returned; its watch event may still be on the way
-                Object[] first = revisions.poll(10, TimeUnit.SECONDS);
-                if (first == null || !"Initializing".equals(first[0])) {
+                GateWatch.Seen first = revisions.next(Duration.ofSeconds(10));
+                if (first == null || !"Initializing".equals(first.reason())) {
                     throw new IllegalStateException(namespace + ": the first Upgradeable revision was "
-                            + (first == null ? "none within 10 s of readiness" : first[0]) + ", not Initializing");
+                            + (first == null ? "none within 10 s of readiness" : first.reason()) + ", not Initializing");
                 }
-                double held = ((long) first[1] - start) / 1e6;
+                double held = (first.nanoTime() - start) / 1e6;
                 var started = java.util.regex.Pattern.compile("started in ([0-9.]+)s").matcher(p.log());
                 System.out.printf("[bench] %s: Initializing seen after %.0f ms, ready after %.0f ms (Quarkus reported "
                         + "\"started in %ss\")%n", namespace, held, ready, started.find() ? started.group(1) : "?");
