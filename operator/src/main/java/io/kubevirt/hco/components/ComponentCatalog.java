@@ -4,26 +4,31 @@ import java.util.List;
 
 import io.kubevirt.hco.core.ObservationEvidence;
 
-/** The four components of the hyperconverged stack. Status field names follow each CRD's published schema. */
+/**
+ * The four components of the hyperconverged stack. Field names, scope and the status subresource
+ * follow each component's published CRD (CDI has none: its operator writes status with
+ * whole-object updates). Components without {@code status.observedGeneration} prove they saw a
+ * spec by writing their status after it.
+ */
 public final class ComponentCatalog {
 
     public static final ComponentDescriptor KUBEVIRT = new ComponentDescriptor("KubeVirt", "kubevirt.io", "v1",
-            "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, "KUBEVIRT_VERSION",
+            "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, true, "KUBEVIRT_VERSION",
             "observedKubeVirtVersion", "targetKubeVirtVersion", null, ObservationEvidence.OBSERVED_GENERATION,
             ComponentSpecs::kubevirt);
 
     public static final ComponentDescriptor CDI = new ComponentDescriptor("CDI", "cdi.kubevirt.io", "v1beta1", "CDI",
-            "cdis", "cdi-kubevirt-hyperconverged", false, "CDI_VERSION", "observedVersion", "targetVersion", null,
-            ObservationEvidence.HEARTBEAT_AFTER_SPEC_WRITE, ComponentSpecs::cdi);
+            "cdis", "cdi-kubevirt-hyperconverged", false, false, "CDI_VERSION", "observedVersion", "targetVersion",
+            null, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::cdi);
 
     public static final ComponentDescriptor NETWORK_ADDONS = new ComponentDescriptor("NetworkAddonsConfig",
             "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs", "cluster",
-            false, "NETWORK_ADDONS_VERSION", "observedVersion", "targetVersion", null,
-            ObservationEvidence.HEARTBEAT_AFTER_SPEC_WRITE, ComponentSpecs::networkAddons);
+            false, true, "NETWORK_ADDONS_VERSION", "observedVersion", "targetVersion", null,
+            ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::networkAddons);
 
     public static final ComponentDescriptor SSP = new ComponentDescriptor("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",
-            "ssps", "ssp-kubevirt-hyperconverged", true, "SSP_VERSION", "observedVersion", "targetVersion", "paused",
-            ObservationEvidence.OBSERVED_GENERATION, ComponentSpecs::ssp);
+            "ssps", "ssp-kubevirt-hyperconverged", true, true, "SSP_VERSION", "observedVersion", "targetVersion",
+            "paused", ObservationEvidence.OBSERVED_GENERATION, ComponentSpecs::ssp);
 
     public static final List<ComponentDescriptor> ALL = List.of(KUBEVIRT, CDI, NETWORK_ADDONS, SSP);
 

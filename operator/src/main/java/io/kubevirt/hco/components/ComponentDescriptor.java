@@ -14,9 +14,11 @@ import io.kubevirt.hco.core.ObservationEvidence;
  * @param observedVersionField status field holding the version the component runs
  * @param targetVersionField status field holding the version it is moving to; null if it reports none
  * @param pausedField status field that, when true, means the component stopped reconciling; null if none
+ * @param statusSubresource whether the CRD has a status subresource (without one, the component
+ *        writes status with whole-object updates, and each moves metadata.generation)
  */
 public record ComponentDescriptor(String name, String group, String version, String kind, String plural,
-        String crName, boolean namespaced, String versionEnv, String observedVersionField, String targetVersionField,
+        String crName, boolean namespaced, boolean statusSubresource, String versionEnv, String observedVersionField, String targetVersionField,
         String pausedField, ObservationEvidence evidence,
         BiFunction<HyperConvergedSpec, SpecContext, Map<String, Object>> specFunction) {
 

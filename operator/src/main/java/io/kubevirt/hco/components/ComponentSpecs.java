@@ -49,7 +49,7 @@ final class ComponentSpecs {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("certConfig", caAndServer(spec));
         out.put("infra", SpecJson.toMap(placement(spec.infra)));
-        out.put("workloads", SpecJson.toMap(placement(spec.workloads)));
+        out.put("workload", SpecJson.toMap(placement(spec.workloads)));
         out.put("uninstallStrategy", spec.uninstallStrategy.name());
         List<String> gates = new ArrayList<>(List.of("HonorWaitForFirstConsumer"));
         if (Boolean.TRUE.equals(spec.featureGates.enableMultiArchBootImageImport)) {

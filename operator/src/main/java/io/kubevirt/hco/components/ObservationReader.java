@@ -19,8 +19,13 @@ import io.kubevirt.hco.core.Condition;
  */
 public final class ObservationReader {
 
-    /** Annotation carrying the time of this operator's last spec write (evidence for heartbeat components). */
-    public static final String SPEC_APPLIED_AT = "hco.kubevirt.io/spec-applied-at";
+    /**
+     * Annotation carrying the fingerprint of the component's status as it stood when this operator
+     * last wrote the spec: a different status now proves a status write after ours.
+     */
+    public static final String STATUS_AT_SPEC_WRITE = "hco.kubevirt.io/status-at-spec-write";
+    /** The fingerprint of a CR that carries no status (yet). */
+    static final String NO_STATUS = "none";
 
     private ObservationReader() {
     }
@@ -32,23 +37,20 @@ public final class ObservationReader {
         var meta = cr.getMetadata();
         String rv = meta == null ? null : meta.getResourceVersion();
         Long generation = meta == null ? null : meta.getGeneration();
-        Instant appliedAt = meta == null || meta.getAnnotations() == null ? null
-                : parseTime(meta.getAnnotations().get(SPEC_APPLIED_AT));
         try {
-            return readStatus(descriptor, cr.getAdditionalProperties().get("status"), rv, generation, appliedAt);
+            return readStatus(descriptor, cr.getAdditionalProperties().get("status"), rv, generation);
         } catch (Malformed e) {
-            return new ComponentObservation(true, rv, generation, null, null, null, List.of(), null, appliedAt,
+            return new ComponentObservation(true, rv, generation, null, null, null, List.of(), null, null,
                     e.getMessage());
         } catch (RuntimeException e) {
-            return new ComponentObservation(true, rv, generation, null, null, null, List.of(), null, appliedAt,
+            return new ComponentObservation(true, rv, generation, null, null, null, List.of(), null, null,
                     "unreadable status (" + e.getClass().getSimpleName() + ")");
         }
     }
 
-    private static ComponentObservation readStatus(ComponentDescriptor d, Object status, String rv, Long generation,
-            Instant appliedAt) {
+    private static ComponentObservation readStatus(ComponentDescriptor d, Object status, String rv, Long generation) {
         if (status == null) {
-            return new ComponentObservation(true, rv, generation, null, null, null, List.of(), null, appliedAt, null);
+            return new ComponentObservation(true, rv, generation, null, null, null, List.of(), null, null, null);
         }
         if (!(status instanceof Map<?, ?> s)) {
             throw new Malformed("status is not an object");
@@ -58,7 +60,7 @@ public final class ObservationReader {
         String target = d.targetVersionField() == null ? null : string(s, d.targetVersionField());
         Boolean paused = d.pausedField() == null ? null : bool(s, d.pausedField());
         return new ComponentObservation(true, rv, generation, observedGeneration, observed, target,
-                conditions(s.get("conditions")), paused, appliedAt, null);
+                conditions(s.get("conditions")), paused, null, null);
     }
 
     private static List<Condition> conditions(Object raw) {
@@ -118,6 +120,22 @@ public final class ObservationReader {
             return (Boolean) v;
         }
         throw new Malformed(key + " is not a boolean");
+    }
+
+    /**
+     * A short fingerprint of the CR's whole status (canonical JSON): any write that changed any of
+     * it, a heartbeat included, changes the fingerprint. Never throws.
+     */
+    public static String statusFingerprint(GenericKubernetesResource cr) {
+        Object status = cr == null ? null : cr.getAdditionalProperties().get("status");
+        if (status == null) {
+            return NO_STATUS;
+        }
+        try {
+            return SpecJson.fingerprint(status);
+        } catch (RuntimeException e) {
+            return "unreadable";
+        }
     }
 
     static Instant parseTime(String value) {

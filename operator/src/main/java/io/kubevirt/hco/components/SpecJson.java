@@ -12,7 +12,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public final class SpecJson {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Absent and null are the same in a spec: nulls are not written, so they are not compared either. */
+    private static final ObjectMapper MAPPER = new ObjectMapper().setDefaultPropertyInclusion(
+            com.fasterxml.jackson.annotation.JsonInclude.Value.construct(
+                    com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL,
+                    com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL));
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
 
@@ -35,12 +39,24 @@ public final class SpecJson {
         }
     }
 
+    /** Any JSON value (object, list, scalar) as Jackson reads it back from its text: numbers compare equal whatever their Java type. */
+    public static Object normalizeValue(Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return MAPPER.readValue(MAPPER.writeValueAsString(value), Object.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot represent " + value.getClass().getSimpleName() + " as JSON", e);
+        }
+    }
+
     public static boolean sameJson(Object a, Object b) {
         return normalize(a).equals(normalize(b));
     }
 
     /** A short, stable fingerprint of a spec, stored on the CR to tell our own changes from others'. */
-    public static String fingerprint(Map<String, Object> spec) {
+    public static String fingerprint(Object spec) {
         try {
             byte[] canonical = MAPPER.copy().configure(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
                     .writeValueAsBytes(spec);

@@ -24,6 +24,17 @@ public interface OperatorSettings {
 
     Gate gate();
 
+    Components components();
+
+    interface Components {
+        /**
+         * The API server's field validation for component spec writes: Warn (a field the installed
+         * CRD does not know is dropped, and logged) or Strict (the write is refused). Tests run Strict.
+         */
+        @WithDefault("Warn")
+        String fieldValidation();
+    }
+
     @WithName("leader-election")
     LeaderElection leaderElection();
 

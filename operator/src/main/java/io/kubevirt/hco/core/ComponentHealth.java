@@ -1,7 +1,5 @@
 package io.kubevirt.hco.core;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -18,23 +16,12 @@ public final class ComponentHealth {
     private ComponentHealth() {
     }
 
-    /**
-     * How far ahead of this operator's clock a heartbeat may be before it proves nothing: nodes'
-     * clocks drift by seconds, not minutes; a heartbeat from the future could "follow" any write.
-     */
-    static final Duration CLOCK_SKEW = Duration.ofSeconds(60);
-
-    /** Without a clock (tests of the other rules): heartbeats from the future are not checked. */
-    static Optional<Blocker> evaluate(ComponentExpectation expected, ComponentObservation seen) {
-        return evaluate(expected, seen, null);
-    }
-
-    /** @param now this operator's clock; when given, heartbeats too far in its future are not evidence */
-    public static Optional<Blocker> evaluate(ComponentExpectation expected, ComponentObservation seen, Instant now) {
+    /** No rule reads a clock: every piece of evidence is ordered by the API server. */
+    public static Optional<Blocker> evaluate(ComponentExpectation expected, ComponentObservation seen) {
         String name = expected.component();
         Blocker blocker = notReporting(name, seen);
         if (blocker == null) {
-            blocker = stale(expected, seen, now);
+            blocker = stale(expected, seen);
         }
         if (blocker == null) {
             blocker = unhealthy(name, seen);
@@ -63,16 +50,23 @@ public final class ComponentHealth {
         return null;
     }
 
-    private static Blocker stale(ComponentExpectation expected, ComponentObservation seen, Instant now) {
+    private static Blocker stale(ComponentExpectation expected, ComponentObservation seen) {
         String name = expected.component();
         WriteRecord write = expected.lastWrite();
         if (write != null && !ResourceVersions.atOrAfter(seen.resourceVersion(), write.resourceVersion())) {
             return new Blocker(name, GateReason.ComponentStale, "snapshot resourceVersion " + seen.resourceVersion()
                     + " predates this operator's last write (resourceVersion " + write.resourceVersion() + ")");
         }
+        if (seen.spec() == null) {
+            return new Blocker(name, GateReason.ComponentStale, "its spec has not been compared with the desired one yet");
+        }
+        if (!seen.spec().inSync()) {
+            return new Blocker(name, GateReason.ComponentStale,
+                    "its spec differs from what the HyperConverged implies (changed outside it?); it is being re-applied");
+        }
         return switch (expected.evidence()) {
             case OBSERVED_GENERATION -> generationNotObserved(name, write, seen);
-            case HEARTBEAT_AFTER_SPEC_WRITE -> heartbeatNotAfterWrite(name, seen, now);
+            case STATUS_WRITTEN_AFTER_SPEC -> statusNotWrittenSinceSpecWrite(name, seen);
         };
     }
 
@@ -102,21 +96,16 @@ public final class ComponentHealth {
         return null;
     }
 
-    private static Blocker heartbeatNotAfterWrite(String name, ComponentObservation seen, Instant now) {
-        if (seen.specAppliedAt() == null) {
-            return new Blocker(name, GateReason.ComponentStale, "carries no record of when its spec was written");
+    private static Blocker statusNotWrittenSinceSpecWrite(String name, ComponentObservation seen) {
+        SpecState spec = seen.spec();
+        if (spec.statusAtSpecWrite() == null) {
+            return new Blocker(name, GateReason.ComponentStale,
+                    "carries no record of its status at this operator's last spec write");
         }
-        var heartbeat = seen.latestHeartbeat();
-        if (heartbeat == null) {
-            return new Blocker(name, GateReason.ComponentStale, "its conditions carry no lastHeartbeatTime");
-        }
-        if (now != null && heartbeat.isAfter(now.plus(CLOCK_SKEW))) {
-            return new Blocker(name, GateReason.ComponentStale, "last heartbeat " + heartbeat
-                    + " is in the future (now " + now + "): it proves nothing about the spec write");
-        }
-        if (!heartbeat.isAfter(seen.specAppliedAt())) {
-            return new Blocker(name, GateReason.ComponentStale, "last heartbeat " + heartbeat
-                    + " is not after the spec write at " + seen.specAppliedAt());
+        if (!spec.statusWrittenSinceSpecWrite()) {
+            return new Blocker(name, GateReason.ComponentStale,
+                    "has not written its status since the spec was last written (status " + spec.statusFingerprint()
+                            + " unchanged)");
         }
         return null;
     }

@@ -1,6 +1,5 @@
 package io.kubevirt.hco.core;
 
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -8,11 +7,12 @@ import java.util.List;
  * reader: whatever was missing or malformed is null, and {@code problem} says what was wrong.
  *
  * @param present whether the CR exists at all
+ * @param spec what the shell found of its spec and the status at our last spec write; null when unknown
  * @param problem why the status could not be read (null when it could), e.g. "status.conditions is not a list"
  */
 public record ComponentObservation(boolean present, String resourceVersion, Long generation, Long observedGeneration,
         String observedVersion, String targetVersion, List<Condition> conditions, Boolean paused,
-        Instant specAppliedAt, String problem) {
+        SpecState spec, String problem) {
 
     public ComponentObservation {
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
@@ -27,8 +27,8 @@ public record ComponentObservation(boolean present, String resourceVersion, Long
         return conditions.stream().filter(c -> c.type().equals(type)).findFirst().orElse(null);
     }
 
-    public Instant latestHeartbeat() {
-        return conditions.stream().map(Condition::lastHeartbeatTime).filter(t -> t != null)
-                .max(Instant::compareTo).orElse(null);
+    public ComponentObservation withSpec(SpecState state) {
+        return new ComponentObservation(present, resourceVersion, generation, observedGeneration, observedVersion,
+                targetVersion, conditions, paused, state, problem);
     }
 }

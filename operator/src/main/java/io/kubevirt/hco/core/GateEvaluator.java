@@ -35,7 +35,7 @@ public final class GateEvaluator {
 
         List<Blocker> componentBlockers = new ArrayList<>();
         for (GateInput.Component c : input.components()) {
-            ComponentHealth.evaluate(c.expectation(), c.observation(), input.now()).ifPresent(componentBlockers::add);
+            ComponentHealth.evaluate(c.expectation(), c.observation()).ifPresent(componentBlockers::add);
         }
         List<Blocker> blockers = new ArrayList<>();
         Blocker headline = headline(input, upgrade, componentBlockers);

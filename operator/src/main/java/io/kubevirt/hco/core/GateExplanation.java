@@ -26,7 +26,7 @@ public record GateExplanation(boolean upgradeable, String reason, String message
     public record ComponentEvidence(String name, boolean converged, String blockedBy, String detail, boolean present,
             String expectedVersion, String observedVersion, String targetVersion, Long generation,
             Long observedGeneration, String evidence, String snapshotResourceVersion, String lastWriteResourceVersion,
-            Long lastWriteGeneration, Instant specAppliedAt, Instant latestHeartbeat, String problem,
+            Long lastWriteGeneration, SpecState spec, String problem,
             List<Condition> conditions) {
     }
 
@@ -45,7 +45,7 @@ public record GateExplanation(boolean upgradeable, String reason, String message
                     o.present(), e.expectedVersion(), o.observedVersion(), o.targetVersion(), o.generation(),
                     o.observedGeneration(), e.evidence().name(), o.resourceVersion(),
                     e.lastWrite() == null ? null : e.lastWrite().resourceVersion(),
-                    e.lastWrite() == null ? null : e.lastWrite().generation(), o.specAppliedAt(), o.latestHeartbeat(),
+                    e.lastWrite() == null ? null : e.lastWrite().generation(), o.spec(),
                     o.problem(), o.conditions()));
         }
         UpgradeState u = decision.assessment().upgrade();

@@ -41,7 +41,7 @@ import io.kubevirt.hco.reconciler.StackSnapshots;
 import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
-import io.kubevirt.hco.simulator.MinimalCrds;
+import io.kubevirt.hco.simulator.ComponentCrds;
 import io.quarkus.arc.profile.IfBuildProfile;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -100,7 +100,7 @@ public class DevStack implements DevConsole {
         }
         previousVersion = settings.dev().previousVersion();
         String ns = settings.namespace();
-        MinimalCrds.install(client);
+        ComponentCrds.install(client);
         String conditionName = settings.operatorConditionName().orElse(null);
         if (conditionName != null && operatorCondition(conditionName) == null) {
             new Cluster(client, ns).createOperatorCondition(conditionName);

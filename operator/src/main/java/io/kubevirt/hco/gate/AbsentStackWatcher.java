@@ -84,7 +84,7 @@ public class AbsentStackWatcher {
         }
         // every component was just read fresh from the API server: that is a full pass of this process
         gate.fullReconcileDone();
-        GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), d -> fresh.get(d).orElse(null), null);
+        GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), d -> fresh.get(d).orElse(null), null, null);
         return gate.evaluateIfQuiet(seen, input) != null;
     }
 

@@ -1,8 +1,9 @@
 package io.kubevirt.hco.reconciler;
 
-import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,26 +13,37 @@ import org.jboss.logging.Logger;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.components.ObservationReader;
+import io.kubevirt.hco.components.OwnedFields;
 import io.kubevirt.hco.components.SpecJson;
+import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.SpecState;
 import io.kubevirt.hco.core.WriteRecord;
 import io.kubevirt.hco.observability.GateMetrics;
 
 /**
- * Keeps one component CR's spec equal to what the HyperConverged spec implies. Writes only when
- * something differs, so a steady-state reconcile makes no API write. Each write stamps the spec's
- * fingerprint (to tell an out-of-band edit from a HyperConverged change) and the write time (the
- * evidence heartbeat-only components are judged against).
+ * Keeps the fields this operator owns in one component CR equal to what the HyperConverged spec
+ * implies, with server-side apply under its own field manager. Only the owned fields are compared:
+ * the API server's defaults, pruning and mutating admission, and other writers' fields, cause no
+ * write. When the CR does not contain our fields as we would write them, a dry-run apply asks the
+ * API server what our apply would make of it: no change means the server already holds our intent
+ * in its own form (remembered, so it costs one dry run); a change is written, and counted as an
+ * out-of-band modification when the HyperConverged had not changed since our last write.
+ * <p>
+ * Each spec write records on the CR the fingerprint of the status as it stood (the write is tested
+ * against the resourceVersion read, so that status is exact): a component that reports no
+ * observedGeneration proves it wrote after our spec by changing its status from that fingerprint.
  */
 @ApplicationScoped
 public class ComponentWriter {
 
     private static final Logger LOG = Logger.getLogger(ComponentWriter.class);
+    public static final String FIELD_MANAGER = "hco-operator";
     public static final String SPEC_HASH = "hco.kubevirt.io/spec-hash";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
     public static final String PART_OF = "app.kubernetes.io/part-of";
@@ -43,85 +55,204 @@ public class ComponentWriter {
     @Inject
     GateMetrics metrics;
 
+    @Inject
+    OperatorSettings settings;
+
+    /** Per component: the spec as the API server keeps our last apply of a given desired spec. */
+    private final Map<String, Baseline> baselines = new ConcurrentHashMap<>();
+    /** Per component: the desired-spec fingerprint whose dropped fields were already reported. */
+    private final Map<String, String> droppedReported = new ConcurrentHashMap<>();
+    /** False once the API server refused server-side apply (415): the Kubernetes test server, no real one. */
+    private volatile boolean serverSideApply = true;
+
+    private record Baseline(String desiredHash, Object spec) {
+    }
+
     /** @return the write's record, or null when the CR already matched and nothing was written */
     public WriteRecord apply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner) {
         String hash = SpecJson.fingerprint(desired);
         if (current == null) {
-            GenericKubernetesResource created = resources(d, namespace).resource(fresh(d, desired, namespace, owner, hash))
-                    .create();
+            GenericKubernetesResource created = write(d, namespace,
+                    intent(d, namespace, owner, hash, ObservationReader.statusFingerprint(null), desired, null), null);
             LOG.infof("created %s %s", d.kind(), d.crName());
-            return record(created);
+            return record(d, hash, desired, created);
         }
-        Map<String, String> labels = current.getMetadata().getLabels();
-        boolean specMatches = SpecJson.sameJson(current.getAdditionalProperties().get("spec"), desired);
-        boolean labelled = labels != null && owner.equals(labels.get(OWNER));
-        if (specMatches && labelled) {
+        boolean specInSync = inSync(d, current, desired);
+        if (!specInSync && serverSideApply) {
+            specInSync = serverKeepsIt(d, current, desired, namespace, owner, hash);
+        }
+        String recordedStatus = annotation(current, ObservationReader.STATUS_AT_SPEC_WRITE);
+        boolean metadataInSync = recordedStatus != null && hash.equals(annotation(current, SPEC_HASH))
+                && owner.equals(labels(current).get(OWNER)) && labels(current).containsKey(MANAGED_BY);
+        if (specInSync && metadataInSync) {
             return null;
         }
-        if (!specMatches && hash.equals(annotation(current, SPEC_HASH))) {
+        if (!specInSync && hash.equals(annotation(current, SPEC_HASH))) {
             metrics.outOfBandModification(d.name());
-            LOG.warnf("%s %s: its spec was changed outside the HyperConverged; reverting it (edit the HyperConverged instead)",
-                    d.kind(), d.crName());
+            LOG.warnf("%s %s: fields owned by the HyperConverged were changed outside it (first: %s); reverting them "
+                    + "(edit the HyperConverged instead)", d.kind(), d.crName(),
+                    OwnedFields.firstDifference(desired, current.getAdditionalProperties().get("spec")));
         }
-        // a plain update carrying the cached resourceVersion: if the CR changed since, the API server
-        // answers 409 and the reconcile is retried on fresh data instead of overwriting blindly
+        // a spec write records the status as it stands now; the write is tested against the
+        // resourceVersion read, so "now" is exactly this status (a 409 retries on fresh data)
+        String statusAtWrite = specInSync && recordedStatus != null ? recordedStatus
+                : ObservationReader.statusFingerprint(current);
+        GenericKubernetesResource written = write(d, namespace,
+                intent(d, namespace, owner, hash, statusAtWrite, desired, current.getMetadata().getResourceVersion()),
+                current);
+        LOG.infof("updated %s %s (%s)", d.kind(), d.crName(), specInSync ? "labels and annotations" : "spec");
+        return record(d, hash, desired, written);
+    }
+
+    /** What the gate needs to know of a CR's spec; see {@link SpecState}. */
+    public SpecState specState(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
+        return new SpecState(desired != null && inSync(d, cr, desired),
+                annotation(cr, ObservationReader.STATUS_AT_SPEC_WRITE), ObservationReader.statusFingerprint(cr));
+    }
+
+    /**
+     * Our fields are in the CR as we write them, or the CR's spec is what the API server made of
+     * our last apply of this same desired spec (its defaults, pruning or admission changed it).
+     */
+    boolean inSync(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
+        Object spec = cr.getAdditionalProperties().get("spec");
+        if (OwnedFields.contained(desired, spec)) {
+            return true;
+        }
+        Baseline b = baselines.get(d.name());
+        return b != null && b.desiredHash().equals(SpecJson.fingerprint(desired)) && SpecJson.sameJson(b.spec(), spec);
+    }
+
+    public void delete(ComponentDescriptor d, String namespace) {
+        ComponentResources.managed(client, d, namespace).delete();
+    }
+
+    /** A dry-run apply: would the API server change the spec? When not, remember its form of our intent. */
+    private boolean serverKeepsIt(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
+            String namespace, String owner, String hash) {
+        GenericKubernetesResource preview;
+        try {
+            preview = patch(d, namespace, intent(d, namespace, owner, hash,
+                    annotationOr(current, ObservationReader.STATUS_AT_SPEC_WRITE, "preview"), desired, null), true);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 415) {
+                useUpdates();
+                return false;
+            }
+            throw e;
+        }
+        Object currentSpec = current.getAdditionalProperties().get("spec");
+        if (SpecJson.sameJson(preview.getAdditionalProperties().get("spec"), currentSpec)) {
+            baselines.put(d.name(), new Baseline(hash, SpecJson.normalizeValue(currentSpec)));
+            return true;
+        }
+        return false;
+    }
+
+    private GenericKubernetesResource write(ComponentDescriptor d, String namespace, GenericKubernetesResource intent,
+            GenericKubernetesResource current) {
+        if (serverSideApply) {
+            try {
+                return patch(d, namespace, intent, false);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 415) {
+                    throw e;
+                }
+                useUpdates();
+            }
+        }
+        if (current == null) {
+            return ComponentResources.of(client, d, namespace).resource(intent).create();
+        }
+        // without server-side apply: a whole-object update carrying the resourceVersion read, our
+        // fields merged into what is there
         GenericKubernetesResource cr = new GenericKubernetesResource();
         cr.setApiVersion(current.getApiVersion());
         cr.setKind(current.getKind());
         cr.setMetadata(new ObjectMetaBuilder(current.getMetadata()).build());
-        cr.getMetadata().setLabels(withOwnership(cr.getMetadata().getLabels(), owner));
-        Map<String, String> annotations = new LinkedHashMap<>(
-                cr.getMetadata().getAnnotations() == null ? Map.of() : cr.getMetadata().getAnnotations());
-        if (!specMatches || annotations.get(ObservationReader.SPEC_APPLIED_AT) == null) {
-            annotations.put(ObservationReader.SPEC_APPLIED_AT, Instant.now().toString());
-        }
-        annotations.put(SPEC_HASH, hash);
-        cr.getMetadata().setAnnotations(annotations);
+        cr.getMetadata().setLabels(merged(current.getMetadata().getLabels(), intent.getMetadata().getLabels()));
+        cr.getMetadata().setAnnotations(
+                merged(current.getMetadata().getAnnotations(), intent.getMetadata().getAnnotations()));
         cr.getAdditionalProperties().putAll(current.getAdditionalProperties());
-        cr.getAdditionalProperties().put("spec", desired);
-        GenericKubernetesResource updated = resources(d, namespace).resource(cr).update();
-        LOG.infof("updated %s %s (%s)", d.kind(), d.crName(), specMatches ? "labels" : "spec");
-        return record(updated);
+        cr.getAdditionalProperties().put("spec", intent.getAdditionalProperties().get("spec"));
+        return ComponentResources.of(client, d, namespace).resource(cr).update();
     }
 
-    public void delete(ComponentDescriptor d, String namespace) {
-        resources(d, namespace).withName(d.crName()).delete();
+    private GenericKubernetesResource patch(ComponentDescriptor d, String namespace, GenericKubernetesResource intent,
+            boolean dryRun) {
+        PatchContext.Builder context = new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
+                .withFieldManager(FIELD_MANAGER).withForce(true)
+                .withFieldValidation(settings.components().fieldValidation());
+        if (dryRun) {
+            context.withDryRun(List.of("All"));
+        }
+        return ComponentResources.of(client, d, namespace).resource(intent).patch(context.build(),
+                client.getKubernetesSerialization().asJson(intent));
     }
 
-    private GenericKubernetesResource fresh(ComponentDescriptor d, Map<String, Object> desired, String namespace,
-            String owner, String hash) {
+    private void useUpdates() {
+        if (serverSideApply) {
+            LOG.warn("the API server does not support server-side apply (415): component specs are written with "
+                    + "whole-object updates from now on");
+        }
+        serverSideApply = false;
+    }
+
+    /**
+     * Everything this operator owns in the CR, and nothing else: with server-side apply, a field
+     * left out of it would be removed. {@code resourceVersion}, when given, makes the write fail
+     * (409) if the CR changed since it was read.
+     */
+    private static GenericKubernetesResource intent(ComponentDescriptor d, String namespace, String owner, String hash,
+            String statusAtWrite, Map<String, Object> desired, String resourceVersion) {
         GenericKubernetesResource cr = new GenericKubernetesResource();
         cr.setApiVersion(d.apiVersion());
         cr.setKind(d.kind());
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(SPEC_HASH, hash);
+        annotations.put(ObservationReader.STATUS_AT_SPEC_WRITE, statusAtWrite);
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(MANAGED_BY, "hco-operator");
+        labels.put(PART_OF, "hyperconverged-cluster");
+        labels.put(OWNER, owner);
         cr.setMetadata(new ObjectMetaBuilder().withName(d.crName()).withNamespace(d.namespaced() ? namespace : null)
-                .withLabels(withOwnership(null, owner))
-                .withAnnotations(Map.of(SPEC_HASH, hash, ObservationReader.SPEC_APPLIED_AT, Instant.now().toString()))
-                .build());
+                .withLabels(labels).withAnnotations(annotations).withResourceVersion(resourceVersion).build());
         cr.getAdditionalProperties().put("spec", desired);
         return cr;
     }
 
-    private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> resources(
-            ComponentDescriptor d, String namespace) {
-        return ComponentResources.of(client, d, namespace);
+    private WriteRecord record(ComponentDescriptor d, String hash, Map<String, Object> desired,
+            GenericKubernetesResource written) {
+        Object spec = written.getAdditionalProperties().get("spec");
+        baselines.put(d.name(), new Baseline(hash, SpecJson.normalizeValue(spec)));
+        String dropped = OwnedFields.firstDifference(desired, spec);
+        if (dropped != null && !hash.equals(droppedReported.put(d.name(), hash))) {
+            LOG.warnf("%s %s: the API server did not keep spec%s as written (pruned by an older CRD, defaulted or "
+                    + "changed by admission); accepted as the server's form of it, no rewrite", d.kind(), d.crName(),
+                    dropped);
+        }
+        Long generation = written.getMetadata().getGeneration();
+        return new WriteRecord(written.getMetadata().getResourceVersion(), generation == null ? 0 : generation);
     }
 
-    private static Map<String, String> withOwnership(Map<String, String> labels, String owner) {
-        Map<String, String> out = new LinkedHashMap<>(labels == null ? Map.of() : labels);
-        out.put(MANAGED_BY, "hco-operator");
-        out.put(PART_OF, "hyperconverged-cluster");
-        out.put(OWNER, owner);
+    private static Map<String, String> merged(Map<String, String> base, Map<String, String> ours) {
+        Map<String, String> out = new LinkedHashMap<>(base == null ? Map.of() : base);
+        out.putAll(ours);
         return out;
     }
 
+    private static Map<String, String> labels(GenericKubernetesResource cr) {
+        return cr.getMetadata().getLabels() == null ? Map.of() : cr.getMetadata().getLabels();
+    }
+
     private static String annotation(GenericKubernetesResource cr, String key) {
-        var annotations = cr.getMetadata().getAnnotations();
+        var annotations = cr == null ? null : cr.getMetadata().getAnnotations();
         return annotations == null ? null : annotations.get(key);
     }
 
-    private static WriteRecord record(GenericKubernetesResource written) {
-        Long generation = written.getMetadata().getGeneration();
-        return new WriteRecord(written.getMetadata().getResourceVersion(), generation == null ? 0 : generation);
+    private static String annotationOr(GenericKubernetesResource cr, String key, String fallback) {
+        String value = annotation(cr, key);
+        return value == null ? fallback : value;
     }
 }

@@ -2,7 +2,9 @@ package io.kubevirt.hco.reconciler;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -113,11 +115,14 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         String namespace = settings.namespace();
         RuntimeException failure = null;
         Long applied = null;
+        Map<ComponentDescriptor, Map<String, Object>> desired = new LinkedHashMap<>();
         try {
             for (ComponentDescriptor d : snapshots.components()) {
+                desired.put(d, d.desiredSpec(hco.getSpec(), new SpecContext(namespace)));
+            }
+            for (ComponentDescriptor d : snapshots.components()) {
                 try (var log = LogContext.component(d.name(), hco.getMetadata().getGeneration())) {
-                    var written = componentWriter.apply(d, cached(context, d),
-                            d.desiredSpec(hco.getSpec(), new SpecContext(namespace)), namespace, owner());
+                    var written = componentWriter.apply(d, cached(context, d), desired.get(d), namespace, owner());
                     if (written != null) {
                         gate.recordWrite(d.name(), written);
                     }
@@ -129,7 +134,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             failure = e;
             LOG.warnf("applying component specs failed: %s", e.getMessage());
         }
-        GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d),
+        GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d), desired,
                 failure == null ? null : "applying component specs failed: " + failure.getMessage());
         GateDecision decision = gate.evaluate(input, hco);
 
@@ -187,7 +192,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             }
         }
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, hco.getMetadata().getGeneration()),
-                d -> cached(context, d), null);
+                d -> cached(context, d), null, null);
         gate.evaluate(input, hco);
         if (remaining) {
             LOG.infof("HyperConverged is being deleted: waiting for the component CRs to be removed");

@@ -2,6 +2,7 @@ package io.kubevirt.hco.reconciler;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,6 +17,7 @@ import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.core.ComponentExpectation;
+import io.kubevirt.hco.core.ComponentObservation;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.HyperConvergedObservation;
 import io.kubevirt.hco.gate.GateService;
@@ -29,15 +31,27 @@ public class StackSnapshots {
     @Inject
     GateService gate;
 
+    @Inject
+    ComponentWriter writer;
+
     public List<ComponentDescriptor> components() {
         return ComponentCatalog.ALL;
     }
 
+    /**
+     * @param desired the spec each component should have (null when there is no HyperConverged to
+     *        derive it from: no spec counts as in sync then)
+     */
     public GateInput snapshot(HyperConvergedObservation hco, Function<ComponentDescriptor, GenericKubernetesResource> lookup,
-            String evaluationError) {
+            Map<ComponentDescriptor, Map<String, Object>> desired, String evaluationError) {
         List<GateInput.Component> components = new ArrayList<>();
         for (ComponentDescriptor d : components()) {
-            components.add(new GateInput.Component(expectation(d), ObservationReader.read(d, lookup.apply(d))));
+            GenericKubernetesResource cr = lookup.apply(d);
+            ComponentObservation observation = ObservationReader.read(d, cr);
+            if (cr != null) {
+                observation = observation.withSpec(writer.specState(d, cr, desired == null ? null : desired.get(d)));
+            }
+            components.add(new GateInput.Component(expectation(d), observation));
         }
         return new GateInput(gate.now(), gate.operatorVersion(), gate.isFullReconcileDone(), gate.leader(), hco,
                 components, evaluationError);

@@ -1,10 +1,13 @@
 package io.kubevirt.hco.simulator;
 
+import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,14 +16,26 @@ import java.util.concurrent.TimeUnit;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentResources;
+import io.kubevirt.hco.components.SpecJson;
+import io.kubevirt.hco.core.ObservationEvidence;
 
 /**
- * Plays the four component operators: for each component CR that exists, writes the status a real
- * operator would (conditions, observed/target version, observedGeneration or heartbeats, per the
- * descriptor), or misbehaves as told. It knows the ground truth the gate must never contradict:
- * {@link #converged(String, String)}.
+ * Plays the four component operators with the status habits of the real ones: conditions carry
+ * whole-second times ({@code metav1.Time}), heartbeats from the component's own clock; CDI writes
+ * its status with whole-object updates (its CRD has no status subresource); a status is written
+ * only when it differs from the one there. Two ways to run it:
+ * <ul>
+ * <li>{@link #watch()}: event-only, as the real ones run: a component reconciles when its CR's
+ * spec changes, or when it is told to change (behaviour, version); a quiet stack writes nothing;</li>
+ * <li>{@link #start(long)}: periodic, for the demo and dev mode, where something should move.</li>
+ * </ul>
+ * It knows the ground truth the gate must never contradict: {@link #converged(String, String)}.
  */
 public class ComponentSimulator implements AutoCloseable {
 
@@ -43,7 +58,20 @@ public class ComponentSimulator implements AutoCloseable {
     private final Map<String, Behaviour> behaviour = new ConcurrentHashMap<>();
     private final Map<String, String> runningVersion = new ConcurrentHashMap<>();
     private final Map<String, String> reportedVersion = new ConcurrentHashMap<>();
+    private final Map<String, ComponentHabits> habits = new ConcurrentHashMap<>();
+    /** The spec (fingerprint) each component last looked at, and the CR generation it had then. */
+    private final Map<String, String> processedSpec = new ConcurrentHashMap<>();
+    private final Map<String, Long> processedGeneration = new ConcurrentHashMap<>();
+    /** When each component first saw the spec it has not looked at yet (slow followers). */
+    private final Map<String, Instant> pendingSince = new ConcurrentHashMap<>();
+    private final Map<String, String> refreshedFor = new ConcurrentHashMap<>();
+    /** The spec each component's last written status reflects: ground truth for {@link #converged}. */
+    private final Map<String, String> reportedSpec = new ConcurrentHashMap<>();
+    private final List<Watch> watches = new ArrayList<>();
+    private final Clock clock = Clock.systemUTC();
     private ScheduledExecutorService loop;
+    private volatile boolean eventDriven;
+    private volatile long statusWrites;
 
     public ComponentSimulator(KubernetesClient client, String namespace, String version) {
         this.client = client;
@@ -51,27 +79,44 @@ public class ComponentSimulator implements AutoCloseable {
         for (ComponentDescriptor d : ComponentCatalog.ALL) {
             behaviour.put(d.name(), Behaviour.HEALTHY);
             runningVersion.put(d.name(), version);
+            habits.put(d.name(), ComponentHabits.PLAIN);
         }
     }
 
-    public synchronized ComponentSimulator behave(String component, Behaviour b) {
-        behaviour.put(component, b);
+    public ComponentSimulator behave(String component, Behaviour b) {
+        synchronized (this) {
+            behaviour.put(component, b);
+        }
+        changed(component);
         return this;
     }
 
-    public synchronized ComponentSimulator behaveAll(Behaviour b) {
-        ComponentCatalog.ALL.forEach(d -> behaviour.put(d.name(), b));
+    public ComponentSimulator behaveAll(Behaviour b) {
+        ComponentCatalog.ALL.forEach(d -> behave(d.name(), b));
         return this;
     }
 
     /** The component operator of that name now runs {@code version} (as after its own upgrade). */
-    public synchronized ComponentSimulator runVersion(String component, String version) {
-        runningVersion.put(component, version);
+    public ComponentSimulator runVersion(String component, String version) {
+        synchronized (this) {
+            runningVersion.put(component, version);
+        }
+        changed(component);
         return this;
     }
 
-    public synchronized ComponentSimulator runVersionAll(String version) {
-        ComponentCatalog.ALL.forEach(d -> runningVersion.put(d.name(), version));
+    public ComponentSimulator runVersionAll(String version) {
+        ComponentCatalog.ALL.forEach(d -> runVersion(d.name(), version));
+        return this;
+    }
+
+    public ComponentSimulator habits(String component, ComponentHabits h) {
+        habits.put(component, h);
+        return this;
+    }
+
+    public ComponentSimulator habitsAll(ComponentHabits h) {
+        ComponentCatalog.ALL.forEach(d -> habits.put(d.name(), h));
         return this;
     }
 
@@ -83,21 +128,69 @@ public class ComponentSimulator implements AutoCloseable {
         return runningVersion.get(component);
     }
 
-    /**
-     * Ground truth: the last status this component wrote was healthy at {@code version}, and it has
-     * not moved on since (ticks and changes of behaviour are serialized, so this is exact).
-     */
-    public synchronized boolean converged(String component, String version) {
-        return version.equals(reportedVersion.get(component)) && version.equals(runningVersion.get(component));
+    /** Status writes made so far (an idle event-driven stack makes none). */
+    public long statusWrites() {
+        return statusWrites;
     }
 
+    /**
+     * Ground truth: the last status this component wrote was healthy at {@code version}, for the
+     * spec its CR carries now, and it has not moved on since (reconciles and changes of behaviour
+     * are serialized, so this is exact).
+     */
+    public synchronized boolean converged(String component, String version) {
+        ComponentDescriptor d = descriptor(component);
+        GenericKubernetesResource cr = ComponentResources.managed(client, d, namespace).get();
+        return cr != null && version.equals(reportedVersion.get(component))
+                && version.equals(runningVersion.get(component))
+                && Objects.equals(reportedSpec.get(component), specOf(cr));
+    }
+
+    /** Periodic mode (demo, dev mode): every component reconciles every {@code periodMillis}, heartbeats refreshed. */
     public void start(long periodMillis) {
-        loop = Executors.newSingleThreadScheduledExecutor(r -> {
+        loop = executor();
+        loop.scheduleWithFixedDelay(this::tickQuietly, 0, periodMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Event-only mode, as the real component operators run: each reconciles when its CR's spec
+     * changes or it is told to change; nothing is written on a timer.
+     */
+    public ComponentSimulator watch() {
+        eventDriven = true;
+        loop = executor();
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            watches.add(ComponentResources.of(client, d, namespace).withField("metadata.name", d.crName())
+                    .watch(new Watcher<>() {
+                        @Override
+                        public void eventReceived(Action action, GenericKubernetesResource resource) {
+                            if (action != Action.DELETED && d.crName().equals(resource.getMetadata().getName())) {
+                                loop.execute(() -> reconcileQuietly(d, false));
+                            }
+                        }
+
+                        @Override
+                        public void onClose(WatcherException cause) {
+                            // the test ends, or the API server went away; a restarted simulator watches again
+                        }
+                    }));
+            loop.execute(() -> reconcileQuietly(d, false));
+        }
+        return this;
+    }
+
+    private ScheduledExecutorService executor() {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "component-simulator");
             t.setDaemon(true);
             return t;
         });
-        loop.scheduleWithFixedDelay(this::tickQuietly, 0, periodMillis, TimeUnit.MILLISECONDS);
+    }
+
+    private void changed(String component) {
+        if (eventDriven && loop != null) {
+            loop.execute(() -> reconcileQuietly(descriptor(component), false));
+        }
     }
 
     private void tickQuietly() {
@@ -108,9 +201,22 @@ public class ComponentSimulator implements AutoCloseable {
         }
     }
 
-    /** One reconcile of every simulated component operator. */
+    private void reconcileQuietly(ComponentDescriptor d, boolean refresh) {
+        try {
+            reconcile(d, refresh, NOTHING);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409 && loop != null) {
+                // a real operator requeues on a conflict
+                loop.schedule(() -> reconcileQuietly(d, refresh), 50, TimeUnit.MILLISECONDS);
+            }
+        } catch (RuntimeException e) {
+            // the API server went away (a test stopping it): nothing to report to
+        }
+    }
+
+    /** One reconcile of every simulated component operator, heartbeats refreshed. */
     public synchronized void tick() {
-        ComponentCatalog.ALL.forEach(d -> tick(d, NOTHING));
+        ComponentCatalog.ALL.forEach(d -> reconcile(d, true, NOTHING));
     }
 
     private static final Runnable NOTHING = () -> {
@@ -123,34 +229,94 @@ public class ComponentSimulator implements AutoCloseable {
 
     /** Like {@link #tick(String)}; {@code atWrite} runs right before the status write (the bench's clock starts there). */
     public synchronized void tick(String component, Runnable atWrite) {
-        ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).forEach(d -> tick(d, atWrite));
+        reconcile(descriptor(component), true, atWrite);
     }
 
-    private void tick(ComponentDescriptor d, Runnable atWrite) {
-        var all = io.kubevirt.hco.components.ComponentResources.of(client, d, namespace);
-        var handle = all.withName(d.crName());
+    /**
+     * One reconcile: look at the spec (or not yet, for a slow follower), compute the status, write
+     * it when it differs from what is there.
+     */
+    private synchronized void reconcile(ComponentDescriptor d, boolean refresh, Runnable atWrite) {
+        var handle = ComponentResources.managed(client, d, namespace);
         GenericKubernetesResource cr = handle.get();
-        if (cr == null || behaviour.get(d.name()) == Behaviour.SILENT) {
+        String name = d.name();
+        if (cr == null || behaviour.get(name) == Behaviour.SILENT) {
             return;
         }
-        Object status = status(d, cr);
+        ComponentHabits h = habits.get(name);
+        String spec = specOf(cr);
+        if (!spec.equals(processedSpec.get(name))) {
+            if (h.silentAfterSpecChange() && processedSpec.containsKey(name)) {
+                behaviour.put(name, Behaviour.SILENT);
+                return;
+            }
+            Instant since = pendingSince.computeIfAbsent(name, k -> clock.instant());
+            Instant due = since.plus(h.observeDelay());
+            if (clock.instant().isBefore(due)) {
+                if (h.refreshesStaleHeartbeats() && processedSpec.containsKey(name)
+                        && !spec.equals(refreshedFor.put(name, spec))) {
+                    // cluster-network-addons' habit: the conditions computed before the new spec
+                    // was looked at get fresh heartbeats, and are written
+                    writeStatus(d, cr, staleRefresh(d, cr), atWrite, false);
+                }
+                if (loop != null) {
+                    loop.schedule(() -> reconcileQuietly(d, false),
+                            java.time.Duration.between(clock.instant(), due).toMillis() + 1, TimeUnit.MILLISECONDS);
+                }
+                return;
+            }
+            pendingSince.remove(name);
+            processedSpec.put(name, spec);
+            processedGeneration.put(name, cr.getMetadata().getGeneration());
+        }
+        Object status = status(d, cr, refresh);
+        if (!refresh && SpecJson.sameJson(status, cr.getAdditionalProperties().get("status"))) {
+            return;
+        }
+        writeStatus(d, cr, status, atWrite, true);
+    }
+
+    private void writeStatus(ComponentDescriptor d, GenericKubernetesResource cr, Object status, Runnable atWrite,
+            boolean reflectsSpec) {
+        String name = d.name();
         cr.getAdditionalProperties().put("status", status);
-        try {
-            atWrite.run();
+        var all = ComponentResources.of(client, d, namespace);
+        atWrite.run();
+        if (d.statusSubresource()) {
             all.resource(cr).updateStatus();
-            if (behaviour.get(d.name()) == Behaviour.HEALTHY) {
-                reportedVersion.put(d.name(), runningVersion.get(d.name()));
-            } else {
-                reportedVersion.remove(d.name());
-            }
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
+        } else {
+            // no status subresource (CDI): a whole-object update, carrying the resourceVersion read
+            all.resource(cr).update();
+        }
+        statusWrites++;
+        if (!reflectsSpec) {
+            reportedVersion.remove(name);
+            reportedSpec.remove(name);
+        } else if (behaviour.get(name) == Behaviour.HEALTHY) {
+            reportedVersion.put(name, runningVersion.get(name));
+            reportedSpec.put(name, processedSpec.get(name));
+        } else {
+            reportedVersion.remove(name);
+            reportedSpec.remove(name);
         }
     }
 
-    private Object status(ComponentDescriptor d, GenericKubernetesResource cr) {
+    /** The status there, with every heartbeat moved to now: computed before the new spec was looked at. */
+    @SuppressWarnings("unchecked")
+    private Object staleRefresh(ComponentDescriptor d, GenericKubernetesResource cr) {
+        Object status = SpecJson.normalizeValue(cr.getAdditionalProperties().get("status"));
+        if (status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> conditions) {
+            String now = componentNow(d);
+            for (Object c : conditions) {
+                if (c instanceof Map<?, ?> m) {
+                    ((Map<String, Object>) m).put(heartbeatField(d), now);
+                }
+            }
+        }
+        return status;
+    }
+
+    private Object status(ComponentDescriptor d, GenericKubernetesResource cr, boolean refresh) {
         Behaviour b = behaviour.get(d.name());
         if (b == Behaviour.GARBAGE) {
             return Map.of("conditions", "all good, trust me", "observedGeneration", "seven");
@@ -158,13 +324,14 @@ public class ComponentSimulator implements AutoCloseable {
         String version = runningVersion.get(d.name());
         String previous = reportedVersion.getOrDefault(d.name(), version);
         boolean progressing = b == Behaviour.PROGRESSING;
-        String now = Instant.now().toString();
+        String now = componentNow(d);
+        Map<String, Map<String, Object>> before = conditionsOf(cr);
         List<Map<String, Object>> conditions = new ArrayList<>();
-        conditions.add(condition("Available", "True", "AsExpected", now, d));
-        conditions.add(condition("Progressing", progressing ? "True" : "False",
-                progressing ? "Upgrading" : "AsExpected", now, d));
-        conditions.add(condition("Degraded", b == Behaviour.DEGRADED ? "True" : "False",
-                b == Behaviour.DEGRADED ? "PodsCrashLooping" : "AsExpected", now, d));
+        conditions.add(condition(d, before, "Available", "True", "AsExpected", now));
+        conditions.add(condition(d, before, "Progressing", progressing ? "True" : "False",
+                progressing ? "Upgrading" : "AsExpected", now));
+        conditions.add(condition(d, before, "Degraded", b == Behaviour.DEGRADED ? "True" : "False",
+                b == Behaviour.DEGRADED ? "PodsCrashLooping" : "AsExpected", now));
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("conditions", conditions);
         status.put(d.observedVersionField(), progressing ? previous : version);
@@ -172,8 +339,8 @@ public class ComponentSimulator implements AutoCloseable {
             status.put(d.targetVersionField(), version);
         }
         status.put("operatorVersion", version);
-        if (d.evidence() == io.kubevirt.hco.core.ObservationEvidence.OBSERVED_GENERATION) {
-            status.put("observedGeneration", cr.getMetadata().getGeneration());
+        if (d.evidence() == ObservationEvidence.OBSERVED_GENERATION) {
+            status.put("observedGeneration", processedGeneration.get(d.name()));
         }
         if (d.pausedField() != null) {
             status.put(d.pausedField(), false);
@@ -181,24 +348,60 @@ public class ComponentSimulator implements AutoCloseable {
         return status;
     }
 
-    private static Map<String, Object> condition(String type, String status, String reason, String now,
-            ComponentDescriptor d) {
+    /**
+     * A condition as the real operators set it: the transition time moves only when its status
+     * does; heartbeat components stamp every write with a heartbeat, KubeVirt probes on transitions.
+     */
+    private static Map<String, Object> condition(ComponentDescriptor d, Map<String, Map<String, Object>> before,
+            String type, String status, String reason, String now) {
+        Map<String, Object> previous = before.get(type);
+        boolean same = previous != null && status.equals(previous.get("status"));
+        String transition = same && previous.get("lastTransitionTime") instanceof String t ? t : now;
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("type", type);
         c.put("status", status);
         c.put("reason", reason);
         c.put("message", type + " is " + status);
-        c.put("lastTransitionTime", now);
-        if (d.evidence() == io.kubevirt.hco.core.ObservationEvidence.HEARTBEAT_AFTER_SPEC_WRITE) {
-            c.put("lastHeartbeatTime", now);
-        } else {
-            c.put("lastProbeTime", now);
-        }
+        c.put("lastTransitionTime", transition);
+        c.put(heartbeatField(d), d.evidence() == ObservationEvidence.OBSERVED_GENERATION ? transition : now);
         return c;
+    }
+
+    private static String heartbeatField(ComponentDescriptor d) {
+        return "kubevirt.io".equals(d.group()) ? "lastProbeTime" : "lastHeartbeatTime";
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> conditionsOf(GenericKubernetesResource cr) {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        if (cr.getAdditionalProperties().get("status") instanceof Map<?, ?> s
+                && s.get("conditions") instanceof List<?> list) {
+            for (Object c : list) {
+                if (c instanceof Map<?, ?> m && m.get("type") instanceof String type) {
+                    out.put(type, (Map<String, Object>) m);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** metav1.Time: whole seconds, from the component's own clock. */
+    private String componentNow(ComponentDescriptor d) {
+        return clock.instant().plus(habits.get(d.name()).clockOffset()).truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    private static String specOf(GenericKubernetesResource cr) {
+        return SpecJson.fingerprint(SpecJson.normalizeValue(cr.getAdditionalProperties().get("spec")));
+    }
+
+    private static ComponentDescriptor descriptor(String component) {
+        return ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no component named " + component));
     }
 
     @Override
     public void close() {
+        watches.forEach(Watch::close);
         if (loop != null) {
             loop.shutdownNow();
         }

@@ -38,7 +38,7 @@ class CoreValuesTest {
 
     @Test
     void missingListsAndStatusesHaveSafeDefaults() {
-        assertThat(new ComponentObservation(true, "1", 1L, 1L, "v", "v", null, null, null, null).conditions()).isEmpty();
+        assertThat(new ComponentObservation(true, "1", 1L, 1L, "v", "v", null, null, Stacks.SYNCED, null).conditions()).isEmpty();
         assertThat(new GateInput(NOW, "1", true, true, HyperConvergedObservation.absent(), null, null).components())
                 .isEmpty();
         assertThat(new Condition("Available", null, null, null, null, null).status()).isEqualTo(Condition.UNKNOWN);
@@ -71,15 +71,15 @@ class CoreValuesTest {
     @Test
     void versionMessagesQuoteWhatWasSeenAndSayWhenNothingWas() {
         ComponentObservation old = new ComponentObservation(true, "100", 3L, 3L, "0.9.0", "1.0.0",
-                Stacks.healthyConditions(NOW, null), false, NOW.minusSeconds(10), null);
+                Stacks.healthyConditions(NOW, null), false, Stacks.SYNCED, null);
         assertThat(ComponentHealth.evaluate(Stacks.byGeneration("SSP"), old).orElseThrow().message())
                 .isEqualTo("observed version \"0.9.0\", expected \"1.0.0\"");
         ComponentObservation none = new ComponentObservation(true, "100", 3L, 3L, null, "1.0.0",
-                Stacks.healthyConditions(NOW, null), false, NOW.minusSeconds(10), null);
+                Stacks.healthyConditions(NOW, null), false, Stacks.SYNCED, null);
         assertThat(ComponentHealth.evaluate(Stacks.byGeneration("SSP"), none).orElseThrow().message())
                 .isEqualTo("observed version none, expected \"1.0.0\"");
         ComponentObservation target = new ComponentObservation(true, "100", 3L, 3L, "1.0.0", "0.9.0",
-                Stacks.healthyConditions(NOW, null), false, NOW.minusSeconds(10), null);
+                Stacks.healthyConditions(NOW, null), false, Stacks.SYNCED, null);
         assertThat(ComponentHealth.evaluate(Stacks.byGeneration("SSP"), target).orElseThrow().message())
                 .isEqualTo("target version \"0.9.0\", expected \"1.0.0\"");
         ComponentExpectation noTarget = new ComponentExpectation("SSP", "1.0.0", ObservationEvidence.OBSERVED_GENERATION,

@@ -33,7 +33,7 @@ public class GateDecisionBenchmark {
     public void snapshot() {
         List<GateInput.Component> list = new ArrayList<>();
         for (int i = 0; i < components; i++) {
-            list.add(i % 2 == 0 ? Stacks.generationComponent("c" + i) : Stacks.heartbeatComponent("c" + i));
+            list.add(i % 2 == 0 ? Stacks.generationComponent("c" + i) : Stacks.statusWriteComponent("c" + i));
         }
         GateInput.Component last = list.get(components - 1);
         list.set(components - 1, new GateInput.Component(last.expectation(), Stacks.withConditions(last.observation(),

@@ -140,22 +140,18 @@ class GateEvaluatorEdgesTest {
     @Test
     void aComponentCrWithoutGenerationIsStale() {
         ComponentObservation noGeneration = new ComponentObservation(true, "100", null, 3L, V1, V1,
-                Stacks.healthyConditions(NOW, null), false, NOW.minusSeconds(10), null);
+                Stacks.healthyConditions(NOW, null), false, Stacks.SYNCED, null);
         Blocker b = ComponentHealth.evaluate(Stacks.byGeneration("KubeVirt"), noGeneration).orElseThrow();
         assertThat(b.reason()).isEqualTo(GateReason.ComponentStale);
         assertThat(b.message()).isEqualTo("its CR has no metadata.generation");
     }
 
     @Test
-    void aHeartbeatFromTheFutureProvesNothing() {
-        Instant future = NOW.plus(Duration.ofMinutes(5));
-        GateInput input = Stacks.withComponent(Stacks.converged(), 1, new ComponentObservation(true, "100", 1L, null, V1,
-                V1, Stacks.healthyConditions(future, null), null, NOW.minusSeconds(10), null));
-        Assessment a = GateEvaluator.assess(input);
-        assertThat(a.reason()).isEqualTo(GateReason.ComponentStale);
-        assertThat(a.message()).contains("CDI", "in the future");
-        GateInput skewed = Stacks.withComponent(Stacks.converged(), 1, new ComponentObservation(true, "100", 1L, null,
-                V1, V1, Stacks.healthyConditions(NOW.plusSeconds(30), null), null, NOW.minusSeconds(10), null));
-        assertThat(GateEvaluator.assess(skewed).open()).as("30 s of clock skew is tolerated").isTrue();
+    void noClockIsReadHeartbeatsFarInTheFutureOrPastChangeNothing() {
+        for (Instant beat : new Instant[] { NOW.plus(Duration.ofDays(3)), NOW.minus(Duration.ofDays(3)), null }) {
+            GateInput input = Stacks.withComponent(Stacks.converged(), 1, new ComponentObservation(true, "100", 1L,
+                    null, V1, V1, Stacks.healthyConditions(beat, null), null, Stacks.SYNCED, null));
+            assertThat(GateEvaluator.assess(input).open()).as("heartbeat " + beat).isTrue();
+        }
     }
 }

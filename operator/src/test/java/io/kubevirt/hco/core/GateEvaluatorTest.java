@@ -79,7 +79,7 @@ class GateEvaluatorTest {
 
     @Test
     void unreadableStatusIsNotReporting() {
-        var garbage = new ComponentObservation(true, "5", 1L, null, null, null, List.of(), null, null,
+        var garbage = new ComponentObservation(true, "5", 1L, null, null, null, List.of(), null, Stacks.SYNCED,
                 "status.conditions is not a list");
         Assessment a = assess(Stacks.withComponent(Stacks.converged(), 1, garbage));
         assertThat(a.reason()).isEqualTo(GateReason.ComponentNotReporting);
@@ -108,7 +108,7 @@ class GateEvaluatorTest {
     @Test
     void anUpgradeNamesTheComponentItWaitsFor() {
         var old = new ComponentObservation(true, "100", 3L, 3L, "0.9.0", V1, Stacks.healthyConditions(NOW, null),
-                false, null, null);
+                false, Stacks.SYNCED, null);
         var input = Stacks.withComponent(Stacks.converged().withHyperConverged(Stacks.hco("0.9.0")), 3, old);
         Assessment a = assess(input);
         assertThat(a.reason()).isEqualTo(GateReason.UpgradeInProgress);
@@ -137,7 +137,7 @@ class GateEvaluatorTest {
     @Test
     void aPausedComponentIsProgressing() {
         var o = Stacks.healthy(3);
-        var paused = new ComponentObservation(true, "100", 3L, 3L, V1, V1, o.conditions(), true, null, null);
+        var paused = new ComponentObservation(true, "100", 3L, 3L, V1, V1, o.conditions(), true, Stacks.SYNCED, null);
         assertThat(assess(Stacks.withComponent(Stacks.converged(), 0, paused)).reason())
                 .isEqualTo(GateReason.ComponentProgressing);
     }
@@ -145,9 +145,9 @@ class GateEvaluatorTest {
     @Test
     void wrongObservedOrTargetVersionIsAMismatch() {
         var o = Stacks.healthy(3);
-        var oldObserved = new ComponentObservation(true, "100", 3L, 3L, "0.9.0", V1, o.conditions(), false, null, null);
-        var oldTarget = new ComponentObservation(true, "100", 3L, 3L, V1, "0.9.0", o.conditions(), false, null, null);
-        var none = new ComponentObservation(true, "100", 3L, 3L, null, null, o.conditions(), false, null, null);
+        var oldObserved = new ComponentObservation(true, "100", 3L, 3L, "0.9.0", V1, o.conditions(), false, Stacks.SYNCED, null);
+        var oldTarget = new ComponentObservation(true, "100", 3L, 3L, V1, "0.9.0", o.conditions(), false, Stacks.SYNCED, null);
+        var none = new ComponentObservation(true, "100", 3L, 3L, null, null, o.conditions(), false, Stacks.SYNCED, null);
         for (var bad : List.of(oldObserved, oldTarget, none)) {
             assertThat(assess(Stacks.withComponent(Stacks.converged(), 0, bad)).reason())
                     .isEqualTo(GateReason.ComponentVersionMismatch);
@@ -182,14 +182,14 @@ class GateEvaluatorTest {
     @Test
     void oldStatusOfANewGenerationIsStale() {
         var o = Stacks.healthy(3);
-        var lagging = new ComponentObservation(true, "100", 4L, 3L, V1, V1, o.conditions(), false, null, null);
+        var lagging = new ComponentObservation(true, "100", 4L, 3L, V1, V1, o.conditions(), false, Stacks.SYNCED, null);
         assertThat(assess(Stacks.withComponent(Stacks.converged(), 0, lagging)).reason())
                 .isEqualTo(GateReason.ComponentStale);
-        var noObserved = new ComponentObservation(true, "100", 4L, null, V1, V1, o.conditions(), false, null, null);
+        var noObserved = new ComponentObservation(true, "100", 4L, null, V1, V1, o.conditions(), false, Stacks.SYNCED, null);
         assertThat(assess(Stacks.withComponent(Stacks.converged(), 0, noObserved)).reason())
                 .isEqualTo(GateReason.ComponentStale);
         var staleCondition = new ComponentObservation(true, "100", 4L, 4L, V1, V1,
-                Stacks.healthyConditions(NOW, 3L), false, null, null);
+                Stacks.healthyConditions(NOW, 3L), false, Stacks.SYNCED, null);
         assertThat(assess(Stacks.withComponent(Stacks.converged(), 0, staleCondition)).reason())
                 .isEqualTo(GateReason.ComponentStale);
     }
@@ -203,23 +203,33 @@ class GateEvaluatorTest {
     }
 
     @Test
-    void heartbeatComponentsNeedAHeartbeatAfterTheSpecWrite() {
+    void componentsWithoutObservedGenerationNeedAStatusWrittenAfterTheSpecWrite() {
         var conditions = Stacks.healthyConditions(NOW.minusSeconds(20), null);
-        var beforeWrite = new ComponentObservation(true, "100", 1L, null, V1, V1, conditions, null,
-                NOW.minusSeconds(10), null);
-        assertThat(assess(Stacks.withComponent(Stacks.converged(), 1, beforeWrite)).reason())
-                .isEqualTo(GateReason.ComponentStale);
-        var sameInstant = new ComponentObservation(true, "100", 1L, null, V1, V1, conditions, null,
-                NOW.minusSeconds(20), null);
-        assertThat(assess(Stacks.withComponent(Stacks.converged(), 1, sameInstant)).reason())
-                .isEqualTo(GateReason.ComponentStale);
-        var noWriteRecord = new ComponentObservation(true, "100", 1L, null, V1, V1, conditions, null, null, null);
-        assertThat(assess(Stacks.withComponent(Stacks.converged(), 1, noWriteRecord)).reason())
-                .isEqualTo(GateReason.ComponentStale);
-        var noHeartbeat = new ComponentObservation(true, "100", 1L, null, V1, V1,
-                Stacks.healthyConditions(null, null), null, NOW.minusSeconds(30), null);
-        assertThat(assess(Stacks.withComponent(Stacks.converged(), 1, noHeartbeat)).reason())
-                .isEqualTo(GateReason.ComponentStale);
+        var unchanged = new ComponentObservation(true, "100", 1L, null, V1, V1, conditions, null,
+                new SpecState(true, "abc", "abc"), null);
+        Assessment a = assess(Stacks.withComponent(Stacks.converged(), 1, unchanged));
+        assertThat(a.reason()).isEqualTo(GateReason.ComponentStale);
+        assertThat(a.message()).isEqualTo("CDI: has not written its status since the spec was last written (status abc unchanged)");
+        var noRecord = new ComponentObservation(true, "100", 1L, null, V1, V1, conditions, null,
+                new SpecState(true, null, "abc"), null);
+        assertThat(assess(Stacks.withComponent(Stacks.converged(), 1, noRecord)).message())
+                .isEqualTo("CDI: carries no record of its status at this operator's last spec write");
+        var written = new ComponentObservation(true, "100", 1L, null, V1, V1, conditions, null,
+                new SpecState(true, "abc", "def"), null);
+        assertThat(assess(Stacks.withComponent(Stacks.converged(), 1, written)).open()).isTrue();
+    }
+
+    @Test
+    void aSpecNotInSyncOrNotComparedIsStaleWhateverTheComponentReports() {
+        var o = Stacks.healthy(3);
+        var edited = new ComponentObservation(true, "100", 3L, 3L, V1, V1, o.conditions(), false,
+                new SpecState(false, "abc", "def"), null);
+        Assessment a = assess(Stacks.withComponent(Stacks.converged(), 0, edited));
+        assertThat(a.reason()).isEqualTo(GateReason.ComponentStale);
+        assertThat(a.message()).startsWith("KubeVirt: its spec differs from what the HyperConverged implies");
+        var unknown = new ComponentObservation(true, "100", 3L, 3L, V1, V1, o.conditions(), false, null, null);
+        assertThat(assess(Stacks.withComponent(Stacks.converged(), 0, unknown)).message())
+                .isEqualTo("KubeVirt: its spec has not been compared with the desired one yet");
     }
 
     @Test

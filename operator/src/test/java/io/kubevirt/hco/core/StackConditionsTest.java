@@ -70,7 +70,7 @@ class StackConditionsTest {
         assertThat(get(absent, "Available").message()).isEqualTo("NetworkAddonsConfig has not reported Available");
         assertThat(get(absent, "Degraded").message()).isEqualTo("NetworkAddonsConfig has not reported Degraded");
         ComponentObservation garbled = new ComponentObservation(true, "1", 1L, 1L, null, null,
-                Stacks.healthyConditions(NOW, null), null, null, "status.conditions is not a list");
+                Stacks.healthyConditions(NOW, null), null, Stacks.SYNCED, "status.conditions is not a list");
         List<Condition> unreadable = summarize(Stacks.withComponent(Stacks.converged(), 2, garbled));
         assertThat(get(unreadable, "Progressing").message()).isEqualTo("NetworkAddonsConfig has not reported Progressing");
     }

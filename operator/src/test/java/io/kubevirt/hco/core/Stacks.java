@@ -9,6 +9,8 @@ final class Stacks {
 
     static final Instant NOW = Instant.parse("2026-12-02T12:00:00Z");
     static final String V1 = "1.0.0";
+    /** A spec in sync, and a status written since it was (different fingerprints). */
+    static final SpecState SYNCED = new SpecState(true, "status-at-write", "status-now");
 
     private Stacks() {
     }
@@ -17,8 +19,8 @@ final class Stacks {
         return new ComponentExpectation(name, V1, ObservationEvidence.OBSERVED_GENERATION, true, null);
     }
 
-    static ComponentExpectation byHeartbeat(String name) {
-        return new ComponentExpectation(name, V1, ObservationEvidence.HEARTBEAT_AFTER_SPEC_WRITE, true, null);
+    static ComponentExpectation byStatusWrite(String name) {
+        return new ComponentExpectation(name, V1, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, true, null);
     }
 
     static List<Condition> healthyConditions(Instant heartbeat, Long generation) {
@@ -29,16 +31,16 @@ final class Stacks {
 
     static ComponentObservation healthy(long generation) {
         return new ComponentObservation(true, "100", generation, generation, V1, V1,
-                healthyConditions(NOW.minusSeconds(1), null), false, NOW.minusSeconds(10), null);
+                healthyConditions(NOW.minusSeconds(1), null), false, SYNCED, null);
     }
 
     static GateInput.Component generationComponent(String name) {
         return new GateInput.Component(byGeneration(name), healthy(3));
     }
 
-    static GateInput.Component heartbeatComponent(String name) {
-        return new GateInput.Component(byHeartbeat(name), new ComponentObservation(true, "100", 1L, null, V1, V1,
-                healthyConditions(NOW.minusSeconds(1), null), null, NOW.minusSeconds(10), null));
+    static GateInput.Component statusWriteComponent(String name) {
+        return new GateInput.Component(byStatusWrite(name), new ComponentObservation(true, "100", 1L, null, V1, V1,
+                healthyConditions(NOW.minusSeconds(1), null), null, SYNCED, null));
     }
 
     static HyperConvergedObservation hco(String recorded) {
@@ -48,7 +50,7 @@ final class Stacks {
     /** A stack where every rule holds. */
     static GateInput converged() {
         return new GateInput(NOW, V1, true, true, hco(V1), List.of(generationComponent("KubeVirt"),
-                heartbeatComponent("CDI"), heartbeatComponent("NetworkAddonsConfig"), generationComponent("SSP")),
+                statusWriteComponent("CDI"), statusWriteComponent("NetworkAddonsConfig"), generationComponent("SSP")),
                 null);
     }
 
@@ -68,6 +70,6 @@ final class Stacks {
 
     static ComponentObservation withConditions(ComponentObservation o, List<Condition> conditions) {
         return new ComponentObservation(o.present(), o.resourceVersion(), o.generation(), o.observedGeneration(),
-                o.observedVersion(), o.targetVersion(), conditions, o.paused(), o.specAppliedAt(), o.problem());
+                o.observedVersion(), o.targetVersion(), conditions, o.paused(), o.spec(), o.problem());
     }
 }

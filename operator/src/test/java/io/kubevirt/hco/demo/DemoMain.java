@@ -28,7 +28,7 @@ import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 import io.kubevirt.hco.simulator.GateAudit;
-import io.kubevirt.hco.simulator.MinimalCrds;
+import io.kubevirt.hco.simulator.ComponentCrds;
 
 /**
  * The operator's main job on an embedded default: a local Kubernetes API (the fabric8 API server
@@ -74,7 +74,7 @@ public final class DemoMain {
         Path kubeconfig = kubeconfig(work, client.getMasterUrl().toString());
         Cluster cluster = new Cluster(client, NS);
         say("local Kubernetes API at " + client.getMasterUrl() + " (kubeconfig: " + kubeconfig + ")");
-        MinimalCrds.install(client);
+        ComponentCrds.install(client);
         cluster.createOperatorCondition("hco-operator.v1.0.0");
         say("OLM: installed CSV hco-operator.v1.0.0 with an empty OperatorCondition");
 

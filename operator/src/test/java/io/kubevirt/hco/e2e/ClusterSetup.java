@@ -23,7 +23,7 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kubevirt.hco.simulator.MinimalCrds;
+import io.kubevirt.hco.simulator.ComponentCrds;
 
 /**
  * Puts a fresh API server in the state an installation leaves: the operator's generated CRD, the
@@ -41,7 +41,7 @@ public final class ClusterSetup {
     public static void installCrds(KubernetesClient admin) throws IOException {
         apply(admin, load(admin, GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")));
         apply(admin, load(admin, E2eBinaries.get().olmCrds().resolve("operators.coreos.com_operatorconditions.yaml")));
-        MinimalCrds.installComponents(admin);
+        ComponentCrds.installComponents(admin);
         waitEstablished(admin);
     }
 

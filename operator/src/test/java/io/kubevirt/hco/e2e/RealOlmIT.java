@@ -30,7 +30,7 @@ import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
-import io.kubevirt.hco.simulator.MinimalCrds;
+import io.kubevirt.hco.simulator.ComponentCrds;
 
 /**
  * OLM's own olm-operator in the loop: the bundle's CSV is installed and upgraded by OLM, which
@@ -67,7 +67,7 @@ class RealOlmIT {
         for (HasMetadata crd : bundleManifest("hyperconvergeds.hco.kubevirt.io.crd.yaml")) {
             admin.resource(crd).create();
         }
-        MinimalCrds.installComponents(admin);
+        ComponentCrds.installComponents(admin);
         cluster = new Cluster(admin, NS);
         simulator = new ComponentSimulator(admin, NS, "1.0.0");
         audit = new OlmAudit(admin, NS, this::truth);

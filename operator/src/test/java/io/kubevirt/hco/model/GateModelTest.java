@@ -67,6 +67,26 @@ class GateModelTest {
         assertThat(trueReads[0]).isGreaterThan(1000);
     }
 
+    /**
+     * Sensitivity: with components' clocks up to 10 s off and the evidence rule weakened back to
+     * "a heartbeat later than our spec write" (two clocks compared), the model finds OLM reading
+     * Upgradeable=True while a component had not seen the current spec. It could not tell otherwise.
+     */
+    @Test
+    void theModelFindsTheViolationsOfAClockBasedObservationRule() {
+        int[] violating = { 0 };
+        qt().withExamples(SCHEDULES * 4).withFixedSeed(SEED + 3).forAll(schedules()).checkAssert(schedule -> {
+            StackModel model = new StackModel(true);
+            schedule.forEach(model::step);
+            if (!model.violations.isEmpty()) {
+                violating[0]++;
+            }
+        });
+        System.out.printf("[model] clock-based evidence: %d of %d schedules let OLM read True too early%n", violating[0],
+                SCHEDULES * 4);
+        assertThat(violating[0]).isPositive();
+    }
+
     static StackModel run(List<Integer> schedule) {
         StackModel model = new StackModel();
         schedule.forEach(model::step);

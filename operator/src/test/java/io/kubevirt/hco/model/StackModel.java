@@ -16,6 +16,7 @@ import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.GateReason;
 import io.kubevirt.hco.core.HyperConvergedObservation;
 import io.kubevirt.hco.core.ObservationEvidence;
+import io.kubevirt.hco.core.SpecState;
 import io.kubevirt.hco.core.Stabilizer;
 import io.kubevirt.hco.core.WriteRecord;
 
@@ -39,17 +40,20 @@ final class StackModel {
 
     static final String[] COMPONENTS = { "KubeVirt", "CDI", "NetworkAddonsConfig", "SSP" };
     static final ObservationEvidence[] EVIDENCE = { ObservationEvidence.OBSERVED_GENERATION,
-            ObservationEvidence.HEARTBEAT_AFTER_SPEC_WRITE, ObservationEvidence.HEARTBEAT_AFTER_SPEC_WRITE,
+            ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC,
             ObservationEvidence.OBSERVED_GENERATION };
+    /** Component clock offsets a "clock" step picks from: up to 10 s either way. */
+    static final int[] CLOCK_OFFSETS_S = { -10, -3, 3, 10 };
     static final Duration WINDOW = Duration.ofSeconds(5);
     static final int MAX_RELEASE = 5;
     private static final int N = COMPONENTS.length;
-    /** 18 single steps, and 6 codes (a quarter of all steps) for a second of normal life. */
-    static final int KINDS = 24;
+    /** 21 single steps, and 7 codes (a quarter of all steps) for a second of normal life. */
+    static final int KINDS = 28;
     static final int CODES = KINDS * N * 4 * 4;
     private static final String[] STEPS = { "edit", "progress #", "report #", "report # partially", "compute #",
             "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +k", "cache hco +k", "reconcile",
-            "crash after k component writes", "restart", "release", "olm sync", "olm poll", "second of normal life" };
+            "crash after k component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
+            "refresh # heartbeats", "clock # off by k", "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
     private long rv = 1;
@@ -64,6 +68,15 @@ final class StackModel {
     private final Truth[] truth = new Truth[N];
     private final boolean[] silent = new boolean[N];
     private final ComponentRevision.Report[] inFlight = new ComponentRevision.Report[N];
+    private final int[] clockOffset = new int[N];
+    /**
+     * The assumption behind status-written evidence: a component that wrote its status after a spec
+     * write without having looked at that spec (cluster-network-addons refreshes heartbeats first)
+     * reports what the spec led to within half the stabilization window. Enforced here as a deadline.
+     */
+    private final Instant[] reportDeadline = new Instant[N];
+    /** Sensitivity check: judge status-written components by the old clock comparison instead. */
+    final boolean clockEvidence;
 
     // ---- releases and OLM ----
     int installed = 1;
@@ -74,8 +87,14 @@ final class StackModel {
 
     // ---- the operator process (lost on restart) ----
     private Process process;
+    private String lastDecision;
 
     StackModel() {
+        this(false);
+    }
+
+    StackModel(boolean clockEvidence) {
+        this.clockEvidence = clockEvidence;
         hco.add(new HcoRevision(rv++, 1, null, null));
         for (int c = 0; c < N; c++) {
             crs.add(new ArrayList<>());
@@ -98,6 +117,7 @@ final class StackModel {
         int k = (v / (KINDS * N)) % 4 + 1;
         now = now.plusMillis(((v / (KINDS * N * 4)) % 4) * 700L);
         trace.add(STEPS[Math.min(kind, STEPS.length - 1)].replace("#", COMPONENTS[c]).replace("k", Integer.toString(k)));
+        keepReportDeadlines();
         switch (kind) {
             case 0 -> editSpec();
             case 1 -> progress(c);
@@ -117,6 +137,9 @@ final class StackModel {
             case 15 -> release();
             case 16 -> condition.olmCopiesSpecToStatus();
             case 17 -> olmPolls(k % 2 == 0);
+            case 18 -> editOutOfBand(c);
+            case 19 -> refreshHeartbeats(c);
+            case 20 -> clockOffset[c] = CLOCK_OFFSETS_S[k - 1];
             default -> everyoneDoesTheirJob(k % 2 == 0);
         }
     }
@@ -170,24 +193,86 @@ final class StackModel {
         long crGeneration = last(crs.get(c)).generation();
         boolean byGeneration = EVIDENCE[c] == ObservationEvidence.OBSERVED_GENERATION;
         Long generation = byGeneration ? t.processedGeneration() : null;
+        Instant beat = componentNow(c);
         List<Condition> conditions = new ArrayList<>();
         conditions.add(new Condition("Available", t.running() != null && t.healthy() ? "True" : "False", null, null,
-                generation, now));
+                generation, beat));
         conditions.add(new Condition("Progressing",
-                t.upgrading() || t.processedGeneration() < crGeneration ? "True" : "False", null, null, generation, now));
+                t.upgrading() || t.processedGeneration() < crGeneration ? "True" : "False", null, null, generation, beat));
         if (!partial) {
-            conditions.add(new Condition("Degraded", t.healthy() ? "False" : "True", null, null, generation, now));
+            conditions.add(new Condition("Degraded", t.healthy() ? "False" : "True", null, null, generation, beat));
         }
         inFlight[c] = new ComponentRevision.Report(generation, t.running(),
                 t.upgrading() ? version() : t.running(), conditions, t);
     }
 
+    /** metav1.Time: whole seconds of the component's own clock. */
+    private Instant componentNow(int c) {
+        return now.plusSeconds(clockOffset[c]).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
+
+    /** The status lands; one equal to the status there is no write (the API server keeps the object as it is). */
     void land(int c) {
         if (inFlight[c] == null || crs.get(c).isEmpty()) {
             return;
         }
-        crs.get(c).add(last(crs.get(c)).withStatus(rv++, inFlight[c]));
+        List<ComponentRevision> history = crs.get(c);
+        ComponentRevision latest = last(history);
+        if (latest.sameStatus(inFlight[c])) {
+            history.set(history.size() - 1, latest.confirmedBy(inFlight[c].truth()));
+        } else {
+            history.add(latest.withStatus(rv++, inFlight[c]));
+        }
+        if (inFlight[c].truth().processedGeneration() >= latest.generation()) {
+            reportDeadline[c] = null;
+        }
         inFlight[c] = null;
+    }
+
+    /** {@code kubectl edit} of a component's spec (our annotations stay). */
+    void editOutOfBand(int c) {
+        if (!crs.get(c).isEmpty()) {
+            crs.get(c).add(last(crs.get(c)).withForeignSpec(rv++));
+        }
+    }
+
+    /**
+     * cluster-network-addons' habit: the conditions computed before it looked at the new spec are
+     * written again with fresh heartbeats. The status changes, the truth behind it does not.
+     */
+    void refreshHeartbeats(int c) {
+        if (silent[c] || crs.get(c).isEmpty() || EVIDENCE[c] == ObservationEvidence.OBSERVED_GENERATION) {
+            return;
+        }
+        ComponentRevision latest = last(crs.get(c));
+        if (latest.truthAtReport() == null) {
+            return;
+        }
+        List<Condition> refreshed = latest.conditions().stream().map(x -> new Condition(x.type(), x.status(),
+                x.reason(), x.message(), x.observedGeneration(), componentNow(c))).toList();
+        ComponentRevision.Report report = new ComponentRevision.Report(latest.observedGeneration(),
+                latest.observedVersion(), latest.targetVersion(), refreshed, latest.truthAtReport());
+        if (!latest.sameStatus(report)) {
+            crs.get(c).add(latest.withStatus(rv++, report));
+            if (truth[c].processedGeneration() < latest.generation() && reportDeadline[c] == null) {
+                reportDeadline[c] = now.plus(WINDOW.dividedBy(2));
+            }
+        }
+    }
+
+    /** The assumption (see {@link #reportDeadline}): past its deadline, the component looks and reports. */
+    private void keepReportDeadlines() {
+        for (int c = 0; c < N; c++) {
+            if (reportDeadline[c] != null && !now.isBefore(reportDeadline[c])) {
+                boolean wasSilent = silent[c];
+                silent[c] = false;
+                progress(c);
+                compute(c, false);
+                land(c);
+                silent[c] = wasSilent;
+                reportDeadline[c] = null;
+            }
+        }
     }
 
     void setHealthy(int c, boolean healthy) {
@@ -268,9 +353,10 @@ final class StackModel {
                     failure = COMPONENTS[c] + " already exists";
                     break;
                 }
-                ComponentRevision created = new ComponentRevision(rv++, 1, h.generation(), now, null, null, null,
+                ComponentRevision created = new ComponentRevision(rv++, 1, h.generation(), "none", null, null, null,
                         List.of(), null);
                 history.add(created);
+                specWrittenAt.put(16L + c, now);
                 writes++;
                 p.lastWrites[c] = new WriteRecord(Long.toString(created.resourceVersion()), 1);
             } else if (cached.specFromHcoGeneration() != h.generation()) {
@@ -278,8 +364,9 @@ final class StackModel {
                     failure = COMPONENTS[c] + ": 409 Conflict";
                     break;
                 }
-                ComponentRevision written = latest.withSpec(rv++, h.generation(), now);
+                ComponentRevision written = latest.withSpec(rv++, h.generation());
                 history.add(written);
+                specWrittenAt.put(written.generation() * 16 + c, now);
                 writes++;
                 p.lastWrites[c] = new WriteRecord(Long.toString(written.resourceVersion()), written.generation());
             }
@@ -289,23 +376,29 @@ final class StackModel {
             applied = h.generation();
             p.fullReconcileDone = true;
         }
-        List<GateInput.Component> components = new ArrayList<>();
-        ComponentRevision[] seen = new ComponentRevision[N];
-        long[] latestGenerations = new long[N];
-        for (int c = 0; c < N; c++) {
-            seen[c] = p.componentCache(c);
-            latestGenerations[c] = crs.get(c).isEmpty() ? 0 : last(crs.get(c)).generation();
-            ComponentObservation observation = seen[c] == null ? ComponentObservation.absent() : seen[c].observation();
-            components.add(new GateInput.Component(
-                    new ComponentExpectation(COMPONENTS[c], version(), EVIDENCE[c], true, p.lastWrites[c]), observation));
+        Snapshot snap = snapshot(p, h, applied, failure);
+        GateDecision decision = Stabilizer.decide(snap.assessment(), p.openSince, WINDOW, now);
+        if (decision.upgradeable() && (condition.latest == null || !condition.latest.upgradeable())) {
+            // GateService: before a closed gate opens, the decision is confirmed on fresh reads
+            p.advanceHcoCache(Integer.MAX_VALUE);
+            for (int c = 0; c < N; c++) {
+                p.advanceComponentCache(c, Integer.MAX_VALUE);
+            }
+            snap = snapshot(p, h, applied, failure);
+            HcoRevision fresh = p.hcoCache();
+            Assessment confirmed = fresh.generation() != h.generation()
+                    ? GateEvaluator.assess(snap.input().withHyperConverged(new HyperConvergedObservation(true, false,
+                            fresh.generation(), applied, fresh.recordedVersion())))
+                    : snap.assessment();
+            snap = new Snapshot(snap.input(), confirmed, snap.seen(), snap.latestGenerations());
+            decision = Stabilizer.decide(confirmed, p.openSince, WINDOW, now);
         }
-        GateInput input = new GateInput(now, version(), p.fullReconcileDone, true,
-                new HyperConvergedObservation(true, false, h.generation(), applied, h.recordedVersion()), components,
-                failure == null ? null : "applying component specs failed: " + failure);
-        Assessment assessment = GateEvaluator.assess(input);
-        GateDecision decision = Stabilizer.decide(assessment, p.openSince, WINDOW, now);
+        Assessment assessment = snap.assessment();
+        ComponentRevision[] seen = snap.seen();
+        long[] latestGenerations = snap.latestGenerations();
         p.openSince = decision.openSince();
         p.lastAssessmentOpen = assessment.open();
+        lastDecision = decision.reason() + ": " + decision.message();
         // GateService.publish: the first opening write of a process is a closing one
         if (decision.upgradeable() && !p.held) {
             condition.write(false, GateReason.Initializing.name(), null);
@@ -326,6 +419,60 @@ final class StackModel {
             // else: 409 on the status PUT; the next reconcile retries on fresher data
         }
     }
+
+    private record Snapshot(GateInput input, Assessment assessment, ComponentRevision[] seen, long[] latestGenerations) {
+    }
+
+    /** The gate input from the process's caches, as StackSnapshots builds it. */
+    private Snapshot snapshot(Process p, HcoRevision h, Long applied, String failure) {
+        List<GateInput.Component> components = new ArrayList<>();
+        ComponentRevision[] seen = new ComponentRevision[N];
+        long[] latestGenerations = new long[N];
+        for (int c = 0; c < N; c++) {
+            seen[c] = p.componentCache(c);
+            latestGenerations[c] = lastWrittenByOperator(c);
+            ComponentObservation observation = seen[c] == null ? ComponentObservation.absent()
+                    : seen[c].observation(specState(c, seen[c], h));
+            components.add(new GateInput.Component(
+                    new ComponentExpectation(COMPONENTS[c], version(), EVIDENCE[c], true, p.lastWrites[c]), observation));
+        }
+        GateInput input = new GateInput(now, version(), p.fullReconcileDone, true,
+                new HyperConvergedObservation(true, false, h.generation(), applied, h.recordedVersion()), components,
+                failure == null ? null : "applying component specs failed: " + failure);
+        return new Snapshot(input, GateEvaluator.assess(input), seen, latestGenerations);
+    }
+
+    /**
+     * The CR generation of the operator's own last spec write (whoever wrote it): a snapshot older
+     * than that is what read-your-writes must catch. Out-of-band edits are not counted: nobody can
+     * know of them before they reach a cache, and the operator reverts them once they do.
+     */
+    private long lastWrittenByOperator(int c) {
+        List<ComponentRevision> history = crs.get(c);
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (history.get(i).specFromHcoGeneration() != ComponentRevision.FOREIGN_SPEC) {
+                return history.get(i).generation();
+            }
+        }
+        return 0;
+    }
+
+    /** What ComponentWriter.specState says of a revision; with {@link #clockEvidence}, the old clock rule. */
+    private SpecState specState(int c, ComponentRevision r, HcoRevision h) {
+        boolean inSync = r.specFromHcoGeneration() == h.generation();
+        if (!clockEvidence || EVIDENCE[c] == ObservationEvidence.OBSERVED_GENERATION) {
+            return new SpecState(inSync, r.statusAtSpecWrite(), r.statusFingerprint());
+        }
+        // the rule this project had before: a heartbeat (component clock) later than the spec write (ours)
+        Instant beat = r.conditions().stream().map(Condition::lastHeartbeatTime).filter(java.util.Objects::nonNull)
+                .max(Instant::compareTo).orElse(null);
+        Instant written = specWrittenAt.get(r.generation() * 16 + c);
+        boolean after = beat != null && written != null && beat.isAfter(written);
+        return new SpecState(inSync, "written", after ? "heartbeat-after" : "written");
+    }
+
+    /** For the clock rule only: when the operator's clock saw each spec write (key: generation * 16 + component). */
+    private final java.util.Map<Long, Instant> specWrittenAt = new java.util.HashMap<>();
 
     // ================= the invariant =================
 
@@ -372,6 +519,7 @@ final class StackModel {
             setHealthy(c, true);
         }
         Instant firstOpen = null;
+        Instant settleStart = now;
         for (int round = 0; round < 60; round++) {
             now = now.plusSeconds(1);
             for (int c = 0; c < N; c++) {
@@ -385,8 +533,19 @@ final class StackModel {
             process.advanceHcoCache(Integer.MAX_VALUE);
             reconcile();
             condition.olmCopiesSpecToStatus();
-            if (firstOpen == null && process.lastAssessmentOpen) {
+            if (System.getProperty("hco.model.debug") != null) {
+                System.out.println("settle " + now + " open=" + process.lastAssessmentOpen + " latest="
+                        + (condition.latest == null ? null : condition.latest.reason()) + " " + lastDecision);
+            }
+            if (!process.lastAssessmentOpen) {
+                // a status equal to the one at the spec write (a component clock stepped back) is
+                // no evidence: the assessment may close for a pass; the window counts from its last opening
+                firstOpen = null;
+            } else if (firstOpen == null) {
                 firstOpen = now;
+                if (Duration.between(settleStart, now).compareTo(Duration.ofSeconds(15)) > 0) {
+                    return "converged only " + Duration.between(settleStart, now) + " after everything settled";
+                }
             }
             if (condition.latest != null && condition.latest.upgradeable()) {
                 Duration took = Duration.between(firstOpen, now);
@@ -465,7 +624,13 @@ final class StackModel {
 
         void write(boolean upgradeable, String reason, Evidence evidence) {
             if (latest != null && latest.upgradeable() == upgradeable && latest.reason().equals(reason)) {
-                return; // the writer compares with the live object: no change, no write
+                // the writer compares with the live object: no change, no write; but the value OLM
+                // reads is now the conclusion of this decision, and is judged on its snapshot
+                latest = new Write(upgradeable, reason, evidence);
+                if (copiedGeneration == generation) {
+                    copied = latest;
+                }
+                return;
             }
             generation++;
             latest = new Write(upgradeable, reason, evidence);

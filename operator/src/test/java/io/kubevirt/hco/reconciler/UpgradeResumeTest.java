@@ -21,7 +21,7 @@ import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 import io.kubevirt.hco.simulator.GateAudit;
-import io.kubevirt.hco.simulator.MinimalCrds;
+import io.kubevirt.hco.simulator.ComponentCrds;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -88,7 +88,7 @@ class UpgradeResumeTest {
         @Override
         public void accept(KubernetesServer server) {
             KubernetesClient c = server.getClient();
-            MinimalCrds.install(c);
+            ComponentCrds.install(c);
             new Cluster(c, NS).createOperatorCondition(OC);
             HyperConverged hco = new HyperConverged();
             hco.setMetadata(new ObjectMetaBuilder().withName(HyperConverged.SINGLETON_NAME).withNamespace(NS).build());
