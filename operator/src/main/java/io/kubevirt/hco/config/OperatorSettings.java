@@ -33,6 +33,14 @@ public interface OperatorSettings {
          */
         @WithDefault("Warn")
         String fieldValidation();
+
+        /**
+         * Write component specs with server-side apply (field manager hco-operator). Off only for
+         * API servers without it: the in-process test server of the tests, the demo and dev mode,
+         * where a whole-object update with the resourceVersion read is used instead.
+         */
+        @WithDefault("true")
+        boolean serverSideApply();
     }
 
     @WithName("leader-election")

@@ -13,7 +13,6 @@ import org.jboss.logging.Logger;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kubevirt.hco.components.ComponentDescriptor;
@@ -62,8 +61,6 @@ public class ComponentWriter {
     private final Map<String, Baseline> baselines = new ConcurrentHashMap<>();
     /** Per component: the desired-spec fingerprint whose dropped fields were already reported. */
     private final Map<String, String> droppedReported = new ConcurrentHashMap<>();
-    /** False once the API server refused server-side apply (415): the Kubernetes test server, no real one. */
-    private volatile boolean serverSideApply = true;
 
     private record Baseline(String desiredHash, Object spec) {
     }
@@ -79,7 +76,7 @@ public class ComponentWriter {
             return record(d, hash, desired, created);
         }
         boolean specInSync = inSync(d, current, desired);
-        if (!specInSync && serverSideApply) {
+        if (!specInSync && settings.components().serverSideApply()) {
             specInSync = serverKeepsIt(d, current, desired, namespace, owner, hash);
         }
         String recordedStatus = annotation(current, ObservationReader.STATUS_AT_SPEC_WRITE);
@@ -131,17 +128,8 @@ public class ComponentWriter {
     /** A dry-run apply: would the API server change the spec? When not, remember its form of our intent. */
     private boolean serverKeepsIt(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner, String hash) {
-        GenericKubernetesResource preview;
-        try {
-            preview = patch(d, namespace, intent(d, namespace, owner, hash,
-                    annotationOr(current, ObservationReader.STATUS_AT_SPEC_WRITE, "preview"), desired, null), true);
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 415) {
-                useUpdates();
-                return false;
-            }
-            throw e;
-        }
+        GenericKubernetesResource preview = patch(d, namespace, intent(d, namespace, owner, hash,
+                annotationOr(current, ObservationReader.STATUS_AT_SPEC_WRITE, "preview"), desired, null), true);
         Object currentSpec = current.getAdditionalProperties().get("spec");
         if (SpecJson.sameJson(preview.getAdditionalProperties().get("spec"), currentSpec)) {
             baselines.put(d.name(), new Baseline(hash, SpecJson.normalizeValue(currentSpec)));
@@ -152,16 +140,12 @@ public class ComponentWriter {
 
     private GenericKubernetesResource write(ComponentDescriptor d, String namespace, GenericKubernetesResource intent,
             GenericKubernetesResource current) {
-        if (serverSideApply) {
-            try {
-                return patch(d, namespace, intent, false);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 415) {
-                    throw e;
-                }
-                useUpdates();
-            }
-        }
+        return settings.components().serverSideApply() ? patch(d, namespace, intent, false)
+                : withoutServerSideApply(d, namespace, intent, current);
+    }
+
+    private GenericKubernetesResource withoutServerSideApply(ComponentDescriptor d, String namespace,
+            GenericKubernetesResource intent, GenericKubernetesResource current) {
         if (current == null) {
             return ComponentResources.of(client, d, namespace).resource(intent).create();
         }
@@ -189,14 +173,6 @@ public class ComponentWriter {
         }
         return ComponentResources.of(client, d, namespace).resource(intent).patch(context.build(),
                 client.getKubernetesSerialization().asJson(intent));
-    }
-
-    private void useUpdates() {
-        if (serverSideApply) {
-            LOG.warn("the API server does not support server-side apply (415): component specs are written with "
-                    + "whole-object updates from now on");
-        }
-        serverSideApply = false;
     }
 
     /**

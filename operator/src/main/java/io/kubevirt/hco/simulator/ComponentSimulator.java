@@ -188,7 +188,7 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     private void changed(String component) {
-        if (eventDriven && loop != null) {
+        if (eventDriven && loop != null && !loop.isShutdown()) {
             loop.execute(() -> reconcileQuietly(descriptor(component), false));
         }
     }

@@ -55,6 +55,8 @@ public final class OperatorProcess implements AutoCloseable {
         }
         config.put("HCO_STABILIZATION_WINDOW", "1s");
         config.put("HCO_IDLE_POLL_INTERVAL", "1s");
+        // a field the component CRDs do not know is an error here, not a warning the API server prunes
+        config.put("HCO_FIELD_VALIDATION", "Strict");
         config.put("HOSTNAME", name);
         // short leases keep fail-over scenarios quick; production keeps the long defaults
         config.put("HCO_LEASE_DURATION", "15s");

@@ -88,7 +88,7 @@ class GateLifecycleTest {
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         await().atMost(PATIENCE).until(() -> ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) != null));
         simulator.behave("KubeVirt", Behaviour.SILENT);
-        simulator.start(200);
+        simulator.watch();
         await().atMost(PATIENCE).until(() -> blockedBy("ComponentNotReporting", "KubeVirt"));
         assertThat(cluster.upgradeable(OC).get("status")).isEqualTo("False");
         var hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
@@ -111,7 +111,7 @@ class GateLifecycleTest {
     @Order(4)
     void aDegradedComponentClosesTheGate() {
         simulator.behave("CDI", Behaviour.DEGRADED);
-        simulator.start(200);
+        simulator.watch();
         await().atMost(PATIENCE).until(() -> blockedBy("ComponentDegraded", "CDI"));
         assertThat(cluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Degraded").status).isEqualTo("True");
         simulator.behave("CDI", Behaviour.HEALTHY);
@@ -121,7 +121,7 @@ class GateLifecycleTest {
     @Test
     @Order(4)
     void aFailedOperatorConditionWriteIsRetriedWithoutWaitingForAnotherEvent() {
-        simulator.start(200);
+        simulator.watch();
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
         simulator.close();
         // OLM's object is gone for a moment: the degrade's write fails
@@ -146,7 +146,7 @@ class GateLifecycleTest {
         await().atMost(PATIENCE).until(() -> blockedBy("ComponentNotReporting", "SSP"));
         assertThat((String) cluster.upgradeable(OC).get("message")).contains("status cannot be read");
         simulator.behave("SSP", Behaviour.HEALTHY);
-        simulator.start(200);
+        simulator.watch();
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
     }
 
@@ -160,7 +160,7 @@ class GateLifecycleTest {
                 .update();
         await().atMost(PATIENCE).until(() -> io.kubevirt.hco.components.SpecJson.sameJson(original,
                 cluster.component(ComponentCatalog.KUBEVIRT).getAdditionalProperties().get("spec")));
-        simulator.start(200);
+        simulator.watch();
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
     }
 
@@ -193,7 +193,7 @@ class GateLifecycleTest {
         assertThat(json.getList("components.name")).containsExactly("KubeVirt", "CDI", "NetworkAddonsConfig", "SSP");
         assertThat(json.getList("components.expectedVersion")).containsOnly("1.0.0");
         assertThat(json.getString("components[0].evidence")).isEqualTo("OBSERVED_GENERATION");
-        assertThat(json.getString("components[1].evidence")).isEqualTo("HEARTBEAT_AFTER_SPEC_WRITE");
+        assertThat(json.getString("components[1].evidence")).isEqualTo("STATUS_WRITTEN_AFTER_SPEC");
         assertThat(json.getString("upgrade.phase")).isEqualTo("COMPLETE");
         assertThat(json.getList("upgrade.done")).hasSize(4);
 
