@@ -108,6 +108,13 @@ public interface OperatorSettings {
         @WithDefault("10s")
         Duration idlePollInterval();
 
+        /**
+         * The longest time between two decisions (and OperatorCondition re-assertions) when no
+         * event arrives: real component operators write only on change.
+         */
+        @WithDefault("60s")
+        Duration reassertInterval();
+
         /** How soon a failed OperatorCondition write is retried. */
         @WithDefault("2s")
         Duration writeRetryInterval();

@@ -25,6 +25,11 @@ public record GateInput(Instant now, String operatorVersion, boolean fullReconci
         return new GateInput(now, operatorVersion, fullReconcileDone, leader, hco, components, evaluationError);
     }
 
+    /** The same snapshot, closed by a failure met while taking it. */
+    public GateInput withEvaluationError(String error) {
+        return new GateInput(now, operatorVersion, fullReconcileDone, leader, hyperConverged, components, error);
+    }
+
     public GateInput at(Instant time) {
         return new GateInput(time, operatorVersion, fullReconcileDone, leader, hyperConverged, components, evaluationError);
     }

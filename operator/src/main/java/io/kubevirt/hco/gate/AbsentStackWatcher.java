@@ -11,6 +11,8 @@ import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.ComponentResources;
@@ -22,7 +24,8 @@ import io.kubevirt.hco.reconciler.StackSnapshots;
 /**
  * The gate while no HyperConverged exists. No reconcile runs then (there is no primary), yet OLM
  * must read something true: "nothing installed" (open) or "component CRs left without their
- * HyperConverged" (closed). Checked with fresh reads every idle-poll-interval, by the leader only.
+ * HyperConverged" (closed). Checked with fresh reads every idle-poll-interval and whenever OLM's
+ * OperatorCondition changes, by the leader only; a check that fails publishes a closed gate.
  */
 @ApplicationScoped
 public class AbsentStackWatcher {
@@ -41,7 +44,11 @@ public class AbsentStackWatcher {
     @Inject
     StackSnapshots snapshots;
 
+    @Inject
+    OperatorConditionWriter writer;
+
     private ScheduledExecutorService timer;
+    private SharedIndexInformer<GenericKubernetesResource> operatorConditionInformer;
 
     void start() {
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -51,19 +58,69 @@ public class AbsentStackWatcher {
         });
         long every = settings.gate().idlePollInterval().toMillis();
         timer.scheduleWithFixedDelay(this::checkSafely, Math.min(every, 1000), every, TimeUnit.MILLISECONDS);
+        writer.name().ifPresent(this::watchOperatorCondition);
+    }
+
+    /**
+     * Without a HyperConverged no reconcile runs, so the OperatorCondition is watched here too: OLM
+     * recreating it empty (read as upgradeable) is answered within one watch delivery, not a poll.
+     */
+    private void watchOperatorCondition(String name) {
+        operatorConditionInformer = client.genericKubernetesResources(OperatorConditionWriter.DEFINITION)
+                .inNamespace(settings.namespace()).withField("metadata.name", name)
+                .inform(new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(GenericKubernetesResource oc) {
+                        changed(oc);
+                    }
+
+                    @Override
+                    public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource oc) {
+                        changed(oc);
+                    }
+
+                    @Override
+                    public void onDelete(GenericKubernetesResource oc, boolean finalStateUnknown) {
+                        operatorConditionChanged();
+                    }
+
+                    private void changed(GenericKubernetesResource oc) {
+                        if (name.equals(oc.getMetadata().getName()) && !writer.saysWhatWasWritten(oc)) {
+                            operatorConditionChanged();
+                        }
+                    }
+                });
     }
 
     void stop() {
+        if (operatorConditionInformer != null) {
+            operatorConditionInformer.close();
+        }
         if (timer != null) {
             timer.shutdownNow();
         }
     }
 
     private void checkSafely() {
+        long seen = gate.publications();
         try {
             check();
         } catch (RuntimeException e) {
-            LOG.debugf("absent-stack check failed (will retry): %s", e.getMessage());
+            if (!gate.leader()) {
+                return;
+            }
+            // what OLM reads must not stay True on a check that could not be made
+            LOG.warnf("absent-stack check failed (retried every %s): %s", settings.gate().idlePollInterval(),
+                    e.getMessage());
+            gate.evaluateIfQuiet(seen, snapshots.snapshot(HyperConvergedObservation.absent(), d -> null, null,
+                    "reading the HyperConverged and the component CRs failed: " + e.getMessage()));
+        }
+    }
+
+    /** OLM's OperatorCondition changed (deleted, recreated empty, edited): check at once, not at the next poll. */
+    public void operatorConditionChanged() {
+        if (timer != null && !timer.isShutdown()) {
+            timer.execute(this::checkSafely);
         }
     }
 
@@ -73,6 +130,7 @@ public class AbsentStackWatcher {
             return false;
         }
         long seen = gate.publications();
+
         HyperConverged hco = client.resources(HyperConverged.class).inNamespace(settings.namespace())
                 .withName(HyperConverged.SINGLETON_NAME).get();
         if (hco != null) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -140,9 +141,35 @@ public class GateService {
 
     /** Decides on one snapshot and publishes the decision, as one step. */
     public synchronized GateDecision evaluate(GateInput input, HasMetadata eventTarget) {
+        return evaluate(input, eventTarget, null);
+    }
+
+    /**
+     * Decides on one snapshot and publishes the decision. A decision that would open a closed gate
+     * is first confirmed on {@code freshRead} (quorum reads of the HyperConverged and every
+     * component CR, not the caches): the opening is published only if the fresh snapshot opens it
+     * too, otherwise the fresh snapshot's decision is. A failed fresh read closes the gate.
+     */
+    public synchronized GateDecision evaluate(GateInput input, HasMetadata eventTarget, Supplier<GateInput> freshRead) {
         GateDecision decision = decide(input);
+        if (decision.upgradeable() && freshRead != null && !openInOperatorCondition()) {
+            GateInput fresh;
+            try {
+                fresh = freshRead.get();
+            } catch (RuntimeException e) {
+                fresh = input.withEvaluationError("confirming the decision on fresh reads failed: " + e.getMessage());
+            }
+            metrics.openingConfirmed();
+            input = fresh;
+            decision = decide(fresh);
+        }
         publish(input, decision, eventTarget);
         return decision;
+    }
+
+    /** The OperatorCondition (as far as this process knows) already says True. */
+    private boolean openInOperatorCondition() {
+        return current != null && current.upgradeable() && !writePending;
     }
 
     /**

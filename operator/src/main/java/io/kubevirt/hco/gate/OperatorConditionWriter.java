@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.Messages;
 
 /**
  * Writes {@code spec.conditions[type=Upgradeable]} of OLM's OperatorCondition, and nothing else:
@@ -55,6 +56,8 @@ public class OperatorConditionWriter {
 
     /** {@code spec.conditions} as this process last wrote or read them; null when not known. */
     private List<Object> known;
+    /** The Upgradeable condition this process last wrote or found in place; null before the first. */
+    private volatile Map<?, ?> lastUpgradeable;
 
     public boolean enabled() {
         return settings.operatorConditionName().filter(n -> !n.isBlank()).isPresent();
@@ -65,6 +68,35 @@ public class OperatorConditionWriter {
     }
 
     /**
+     * Whether this OperatorCondition carries the Upgradeable condition this process last wrote (or
+     * found already there): then an event about it (our own write, OLM copying it to the status)
+     * needs no new decision. Anything else — deleted, recreated empty, edited — does.
+     */
+    public boolean saysWhatWasWritten(GenericKubernetesResource oc) {
+        Map<?, ?> written = lastUpgradeable;
+        if (written == null) {
+            return false;
+        }
+        for (Object c : conditionsOf(oc)) {
+            if (c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type"))) {
+                return java.util.Objects.equals(m.get("status"), written.get("status"))
+                        && java.util.Objects.equals(m.get("reason"), written.get("reason"))
+                        && java.util.Objects.equals(m.get("message"), written.get("message"));
+            }
+        }
+        return false;
+    }
+
+    private void remember(List<Object> conditions) {
+        known = conditions;
+        for (Object c : conditions) {
+            if (c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type"))) {
+                lastUpgradeable = m;
+            }
+        }
+    }
+
+    /**
      * @return true when the object now carries exactly this condition (written or already there)
      * @throws KubernetesClientException when the object is missing or cannot be written
      */
@@ -72,14 +104,33 @@ public class OperatorConditionWriter {
         if (!enabled()) {
             return true;
         }
+        String bounded = Messages.bounded(message);
+        try {
+            return writeBounded(upgradeable, reason, bounded);
+        } catch (KubernetesClientException e) {
+            if (upgradeable || e.getCode() != 422) {
+                throw e;
+            }
+            // a False must land: if the API server refuses this one (validation of the message, of
+            // a condition someone else put there...), it gets a short fixed message instead
+            LOG.warnf("OperatorCondition %s refused Upgradeable=False (%s); writing it with a short message",
+                    name().orElseThrow(), e.getMessage());
+            known = null;
+            return writeBounded(false, reason, FALLBACK_MESSAGE);
+        }
+    }
+
+    static final String FALLBACK_MESSAGE = "the upgrade gate is closed; see the HyperConverged status for why";
+
+    private boolean writeBounded(boolean upgradeable, String reason, String message) {
         if (known != null) {
             List<Object> desired = withUpgradeable(known, upgradeable, reason, message);
             if (desired != null) {
                 List<Object> expected = known;
                 known = null;
                 try {
-                    known = conditionsOf(patch(List.of(op("test", "/spec/conditions", expected),
-                            op("replace", "/spec/conditions", desired))));
+                    remember(conditionsOf(patch(List.of(op("test", "/spec/conditions", expected),
+                            op("replace", "/spec/conditions", desired)))));
                     return true;
                 } catch (KubernetesClientException e) {
                     if (!changedUnderUs(e)) {
@@ -107,15 +158,16 @@ public class OperatorConditionWriter {
             known = read;
             List<Object> desired = withUpgradeable(read, upgradeable, reason, message);
             if (desired == null) {
+                remember(read);
                 return true;
             }
             known = null;
             boolean hasSpec = current.getAdditionalProperties().get("spec") instanceof Map;
             try {
-                known = conditionsOf(patch(List.of(
+                remember(conditionsOf(patch(List.of(
                         op("test", "/metadata/resourceVersion", current.getMetadata().getResourceVersion()),
                         hasSpec ? op("add", "/spec/conditions", desired)
-                                : op("add", "/spec", Map.of("conditions", desired)))));
+                                : op("add", "/spec", Map.of("conditions", desired))))));
                 return true;
             } catch (KubernetesClientException e) {
                 if (!changedUnderUs(e)) {

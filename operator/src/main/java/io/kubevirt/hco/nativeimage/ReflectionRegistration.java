@@ -18,6 +18,7 @@ import io.kubevirt.hco.core.Blocker;
 import io.kubevirt.hco.core.Condition;
 import io.kubevirt.hco.core.GateExplanation;
 import io.kubevirt.hco.core.GateReason;
+import io.kubevirt.hco.core.SpecState;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -32,7 +33,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         LiveMigrationConfig.class, UninstallStrategy.class, StatusCondition.class, RecordedVersion.class,
         GateBlocker.class, RelatedObject.class,
         GateExplanation.class, GateExplanation.Stabilization.class, GateExplanation.Upgrade.class,
-        GateExplanation.ComponentEvidence.class, Blocker.class, Condition.class, GateReason.class })
+        GateExplanation.ComponentEvidence.class, Blocker.class, Condition.class, GateReason.class, SpecState.class })
 public final class ReflectionRegistration {
 
     private ReflectionRegistration() {

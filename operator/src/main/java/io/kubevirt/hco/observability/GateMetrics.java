@@ -137,6 +137,12 @@ public class GateMetrics {
                 .tag("component_name", component).register(registry).increment();
     }
 
+    public void openingConfirmed() {
+        io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_opening_confirmations")
+                .description("Decisions to open the gate that were re-taken on fresh reads before being published")
+                .register(registry).increment();
+    }
+
     public void operatorConditionWriteFailed() {
         io.micrometer.core.instrument.Counter.builder("kubevirt_hco_operator_condition_write_failures")
                 .description("Failed writes of the Upgradeable condition to OLM's OperatorCondition").register(registry)

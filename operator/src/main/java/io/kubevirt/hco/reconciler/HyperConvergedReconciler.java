@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -40,16 +42,20 @@ import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.observability.LogContext;
 import io.kubevirt.hco.core.StackConditions;
 import io.kubevirt.hco.gate.GateService;
+import io.kubevirt.hco.gate.OperatorConditionWriter;
 
 /**
  * Reconciles the HyperConverged singleton: applies the component specs it implies, takes the gate
  * decision on the resulting snapshot, and writes status and gate. Woken by the HyperConverged,
- * by any component CR, by the stabilization timer, and at least every minute.
+ * by any component CR, by OLM's OperatorCondition, by the stabilization timer, and at least every
+ * reassert-interval.
  */
 // Its permissions are src/main/kubernetes/kubernetes.yml (one commented rule per thing it does),
 // proven necessary rule by rule and verb by verb by RbacLeastPrivilegeIT.
+// the SDK's own periodic reconcile (also what it falls back to once retries are exhausted): the
+// unit must be given, its default is hours; hco.gate.reassert-interval schedules the usual one
 @ControllerConfiguration(name = HyperConvergedReconciler.NAME,
-        maxReconciliationInterval = @MaxReconciliationInterval(interval = 60))
+        maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {
 
     public static final String NAME = "hyperconverged";
@@ -63,6 +69,10 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     static final long RECHECK_MARGIN_MS = 5;
     static final Duration MIN_RECHECK = Duration.ofMillis(1);
     static final Duration DELETION_RECHECK = Duration.ofSeconds(2);
+    /** A refused deletion (KubeVirt's webhook while VMs exist) waits for the user: retried slowly. */
+    static final Duration DELETION_REFUSED_RETRY = Duration.ofSeconds(15);
+    /** The blocker reason in the HyperConverged status when a component CR's deletion is refused. */
+    public static final String DELETION_REFUSED = "DeletionRefused";
 
     @Inject
     OperatorSettings settings;
@@ -78,6 +88,11 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
 
     @Inject
     HyperConvergedStatusWriter statusWriter;
+
+    @Inject
+    OperatorConditionWriter operatorConditionWriter;
+
+    static final String OPERATOR_CONDITION_SOURCE = "operator-condition";
 
     @Override
     public List<EventSource<?, HyperConverged>> prepareEventSources(EventSourceContext<HyperConverged> context) {
@@ -99,7 +114,32 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             config = d.namespaced() ? config.withNamespaces(namespace) : config.withWatchAllNamespaces();
             sources.add(new InformerEventSource<>(config.build(), context));
         }
+        operatorConditionName().ifPresent(name -> sources.add(operatorConditionSource(name, singleton, context)));
         return sources;
+    }
+
+    /**
+     * OLM's OperatorCondition wakes the reconciler when it is deleted, recreated (empty: OLM reads
+     * that as upgradeable) or edited into something this process did not write, so the decision is
+     * re-asserted within one watch delivery. Our own writes, and OLM's copies to the status, do not.
+     */
+    private InformerEventSource<GenericKubernetesResource, HyperConverged> operatorConditionSource(String name,
+            ResourceID singleton, EventSourceContext<HyperConverged> context) {
+        var config = InformerEventSourceConfiguration
+                .from(GroupVersionKindPlural.gvkWithPlural(new GroupVersionKind("operators.coreos.com", "v2",
+                        OperatorConditionWriter.KIND), "operatorconditions"), HyperConverged.class)
+                .withName(OPERATOR_CONDITION_SOURCE)
+                .withNamespaces(settings.namespace())
+                .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", name)))
+                .withGenericFilter(r -> name.equals(r.getMetadata().getName()))
+                .withOnAddFilter(r -> !operatorConditionWriter.saysWhatWasWritten(r))
+                .withOnUpdateFilter((now, before) -> !operatorConditionWriter.saysWhatWasWritten(now))
+                .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
+        return new InformerEventSource<>(config.build(), context);
+    }
+
+    private java.util.Optional<String> operatorConditionName() {
+        return settings.operatorConditionName().filter(n -> !n.isBlank());
     }
 
     @Override
@@ -136,7 +176,9 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         }
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d), desired,
                 failure == null ? null : "applying component specs failed: " + failure.getMessage());
-        GateDecision decision = gate.evaluate(input, hco);
+        Long appliedGeneration = applied;
+        GateDecision decision = gate.evaluate(input, hco,
+                () -> snapshots.freshSnapshot(appliedGeneration, desired));
 
         String recorded = StackSnapshots.recordedVersion(hco);
         boolean recordNow = failure == null && decision.assessment().componentsConverged()
@@ -159,10 +201,16 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         Duration next = recordNow ? AFTER_RECORD
                 : decision.recheckAfter() != null ? untilRecheck(decision, input) : null;
         if (gate.operatorConditionWritePending()) {
-            Duration retry = settings.gate().writeRetryInterval();
-            next = next == null || retry.compareTo(next) < 0 ? retry : next;
+            next = earliest(next, settings.gate().writeRetryInterval());
         }
-        return next == null ? UpdateControl.noUpdate() : UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(next);
+        // a quiet stack sends no event for hours: the decision is re-taken (and re-asserted in the
+        // OperatorCondition) at least this often, whatever happens
+        next = earliest(next, settings.gate().reassertInterval());
+        return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(next);
+    }
+
+    private static Duration earliest(Duration a, Duration b) {
+        return a == null || b.compareTo(a) < 0 ? b : a;
     }
 
     /**
@@ -184,21 +232,41 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         if (!isSingleton(hco)) {
             return DeleteControl.defaultDelete();
         }
-        boolean remaining = false;
-        for (ComponentDescriptor d : snapshots.components()) {
-            if (cached(context, d) != null) {
-                componentWriter.delete(d, settings.namespace());
-                remaining = true;
-            }
-        }
+        // the gate closes first (the HyperConverged is being deleted), whatever the deletions do
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, hco.getMetadata().getGeneration()),
                 d -> cached(context, d), null, null);
-        gate.evaluate(input, hco);
-        if (remaining) {
-            LOG.infof("HyperConverged is being deleted: waiting for the component CRs to be removed");
-            return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
+        GateDecision decision = gate.evaluate(input, hco);
+        List<GateBlocker> refused = new ArrayList<>();
+        boolean remaining = false;
+        for (ComponentDescriptor d : snapshots.components()) {
+            if (cached(context, d) == null) {
+                continue;
+            }
+            remaining = true;
+            try {
+                componentWriter.delete(d, settings.namespace());
+            } catch (KubernetesClientException e) {
+                String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                        : e.getMessage();
+                refused.add(new GateBlocker(d.name(), DELETION_REFUSED, "deleting " + d.kind() + " " + d.crName()
+                        + " was refused (" + e.getCode() + "): " + why));
+            }
         }
-        return DeleteControl.defaultDelete();
+        if (!remaining) {
+            return DeleteControl.defaultDelete();
+        }
+        List<GateBlocker> blockers = new ArrayList<>(refused);
+        blockers.addAll(blockers(decision));
+        statusWriter.write(context, hco, statusWriter.desired(hco, StackConditions.summarize(input, decision),
+                StackSnapshots.recordedVersion(hco), hco.getStatus() == null ? null : hco.getStatus().observedGeneration,
+                blockers, snapshots.components(), settings.namespace()));
+        if (!refused.isEmpty()) {
+            LOG.warnf("HyperConverged is being deleted, but %s; retrying every %s", refused.get(0).message,
+                    DELETION_REFUSED_RETRY);
+            return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_REFUSED_RETRY);
+        }
+        LOG.infof("HyperConverged is being deleted: waiting for the component CRs to be removed");
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
     }
 
     private boolean isSingleton(HyperConverged hco) {

@@ -19,6 +19,7 @@ import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.SpecJson;
 import io.kubevirt.hco.core.Condition;
+import io.kubevirt.hco.core.Messages;
 
 /**
  * Writes the HyperConverged status: conditions (lastTransitionTime kept unless the status flips),
@@ -42,7 +43,7 @@ public class HyperConvergedStatusWriter {
                     : old.conditions.stream().filter(p -> c.type().equals(p.type)).findFirst().orElse(null);
             String transition = previous != null && Objects.equals(previous.status, c.status())
                     && previous.lastTransitionTime != null ? previous.lastTransitionTime : now;
-            next.conditions.add(new StatusCondition(c.type(), c.status(), c.reason(), c.message(),
+            next.conditions.add(new StatusCondition(c.type(), c.status(), c.reason(), Messages.bounded(c.message()),
                     hco.getMetadata().getGeneration(), transition));
         }
         next.versions = new ArrayList<>();
@@ -50,7 +51,10 @@ public class HyperConvergedStatusWriter {
             next.versions.add(new RecordedVersion(StackSnapshots.OPERATOR_VERSION_RECORD, recordedVersion));
         }
         next.observedGeneration = observedGeneration;
-        next.blockers = new ArrayList<>(blockers.subList(0, Math.min(MAX_BLOCKERS, blockers.size())));
+        next.blockers = new ArrayList<>();
+        for (GateBlocker b : blockers.subList(0, Math.min(MAX_BLOCKERS, blockers.size()))) {
+            next.blockers.add(new GateBlocker(b.component, b.reason, Messages.bounded(b.message)));
+        }
         for (ComponentDescriptor d : components) {
             next.relatedObjects.add(new RelatedObject(d.apiVersion(), d.kind(), d.crName(), d.namespaced() ? namespace : null));
         }

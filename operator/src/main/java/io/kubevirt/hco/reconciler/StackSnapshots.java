@@ -15,6 +15,9 @@ import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.RecordedVersion;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentResources;
+import io.kubevirt.hco.config.OperatorSettings;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.core.ComponentExpectation;
 import io.kubevirt.hco.core.ComponentObservation;
@@ -33,6 +36,12 @@ public class StackSnapshots {
 
     @Inject
     ComponentWriter writer;
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    OperatorSettings settings;
 
     public List<ComponentDescriptor> components() {
         return ComponentCatalog.ALL;
@@ -55,6 +64,26 @@ public class StackSnapshots {
         }
         return new GateInput(gate.now(), gate.operatorVersion(), gate.isFullReconcileDone(), gate.leader(), hco,
                 components, evaluationError);
+    }
+
+    /**
+     * The same snapshot from quorum reads of the API server instead of the caches: the HyperConverged
+     * and every component CR as they are now. A HyperConverged whose generation moved past the one
+     * this pass applied is reported as not observed.
+     *
+     * @param appliedGeneration the generation whose spec this pass applied (null: none)
+     */
+    public GateInput freshSnapshot(Long appliedGeneration, Map<ComponentDescriptor, Map<String, Object>> desired) {
+        HyperConverged hco = client.resources(HyperConverged.class).inNamespace(settings.namespace())
+                .withName(HyperConverged.SINGLETON_NAME).get();
+        Map<ComponentDescriptor, GenericKubernetesResource> fresh = new java.util.HashMap<>();
+        for (ComponentDescriptor d : components()) {
+            GenericKubernetesResource cr = ComponentResources.managed(client, d, settings.namespace()).get();
+            if (cr != null) {
+                fresh.put(d, cr);
+            }
+        }
+        return snapshot(observe(hco, appliedGeneration), fresh::get, desired, null);
     }
 
     public ComponentExpectation expectation(ComponentDescriptor d) {
