@@ -135,7 +135,7 @@ class BundleIT extends E2eScenario {
         olmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         String version = (String) csv.get("spec", "version");
         try (ComponentSimulator components = new ComponentSimulator(admin, OLM_NS, version)) {
-            components.start(200);
+            components.watch();
             within(90).until(() -> {
                 Map<String, Object> upgradeable = olmCluster.upgradeable(csvName);
                 return upgradeable != null && "True".equals(upgradeable.get("status"));

@@ -94,7 +94,7 @@ abstract class E2eScenario {
         OperatorProcess op = operator("hco-v" + version, version);
         within(60).until(() -> op.readiness() == 200);
         createHyperConverged();
-        simulator.start(200);
+        simulator.watch();
         within(60).until(() -> olm.saw(version, "True"));
         return op;
     }

@@ -32,7 +32,7 @@ class FaultsAndInputIT extends E2eScenario {
                 Map.of("HCO_LEASE_DURATION", "45s", "HCO_LEASE_RENEW_DEADLINE", "35s"));
         within(60).until(() -> v1.readiness() == 200);
         createHyperConverged();
-        simulator.behave("KubeVirt", Behaviour.DEGRADED).start(200);
+        simulator.behave("KubeVirt", Behaviour.DEGRADED).watch();
         within(60).until(() -> "False/ComponentDegraded".equals(olm.last("1.0.0")));
 
         java.util.List<String> livenessDown = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -145,7 +145,7 @@ class FaultsAndInputIT extends E2eScenario {
         }
 
         createHyperConverged();
-        simulator.behave("NetworkAddonsConfig", Behaviour.GARBAGE).start(200);
+        simulator.behave("NetworkAddonsConfig", Behaviour.GARBAGE).watch();
         within(60).until(() -> "False/ComponentNotReporting".equals(olm.last("1.0.0"))
                 && String.valueOf(olm.written("1.0.0").get("message")).startsWith("NetworkAddonsConfig"));
         assertThat(v1.alive()).isTrue();

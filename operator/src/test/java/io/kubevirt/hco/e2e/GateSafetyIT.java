@@ -55,7 +55,7 @@ class GateSafetyIT extends E2eScenario {
     private void chain(List<String> versions) throws Exception {
         versions.forEach(olm::installCsv);
         createHyperConverged();
-        simulator.start(200);
+        simulator.watch();
         OperatorProcess current = null;
         for (String version : versions) {
             if (current != null) {

@@ -136,7 +136,7 @@ class HelmChartIT extends E2eScenario {
         try (ComponentSimulator components = new ComponentSimulator(admin, HELM_NS,
                 container.getEnv().stream().filter(e -> e.getName().equals("OPERATOR_VERSION")).findFirst()
                         .orElseThrow().getValue())) {
-            components.start(200);
+            components.watch();
             within(90).until(() -> {
                 var upgradeable = helmCluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Upgradeable");
                 return upgradeable != null && "True".equals(upgradeable.status);

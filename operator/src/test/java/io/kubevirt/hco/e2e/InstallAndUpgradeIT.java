@@ -27,7 +27,7 @@ class InstallAndUpgradeIT extends E2eScenario {
         createHyperConverged();
         within(30).until(() -> ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) != null));
         assertThat(olm.upgradeable("1.0.0")).isFalse();
-        simulator.start(200);
+        simulator.watch();
         within(60).until(() -> olm.saw("1.0.0", "True"));
         within(10).until(() -> olm.upgradeable("1.0.0"));
         assertThat(StackSnapshots.recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME))).isEqualTo("1.0.0");
@@ -39,7 +39,7 @@ class InstallAndUpgradeIT extends E2eScenario {
         OperatorProcess v1 = operator("hco-v1", "1.0.0");
         within(60).until(() -> v1.readiness() == 200);
         createHyperConverged();
-        simulator.behave("SSP", Behaviour.SILENT).start(200);
+        simulator.behave("SSP", Behaviour.SILENT).watch();
         within(30).until(() -> "False/ComponentNotReporting".equals(olm.last("1.0.0")));
         holdsFor(Duration.ofSeconds(Integer.getInteger("hco.e2e.silent-seconds", 30)), () -> !olm.upgradeable("1.0.0"),
                 "OLM must not read Upgradeable while SSP is silent");

@@ -39,7 +39,7 @@ class MetricsAccessIT extends E2eScenario {
         env.put("QUARKUS_LOG_CATEGORY__IO_FABRIC8__LEVEL", "DEBUG");
         OperatorProcess op = operator("hco-v1", "1.0.0", env);
         createHyperConverged();
-        simulator.behave("KubeVirt", Behaviour.SILENT).start(200);
+        simulator.behave("KubeVirt", Behaviour.SILENT).watch();
         within(60).until(() -> op.get("/q/metrics", prometheus).contains("kubevirt_hco_upgrade_in_progress 1.0"));
 
         assertThat(op.readiness()).as("readiness DOWN: the install is in progress").isEqualTo(503);

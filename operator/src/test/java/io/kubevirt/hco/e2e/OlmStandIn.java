@@ -116,6 +116,22 @@ public final class OlmStandIn implements AutoCloseable {
         }
     }
 
+    /**
+     * Someone deletes the installed CSV's OperatorCondition and OLM recreates it, empty: until the
+     * operator writes it again, OLM reads "upgradeable".
+     */
+    public void deleteAndRecreate(String version) {
+        String name = OperatorProcess.operatorConditionName(version);
+        resources().withName(name).withTimeout(10, java.util.concurrent.TimeUnit.SECONDS).delete();
+        GenericKubernetesResource oc = new GenericKubernetesResource();
+        oc.setApiVersion(OperatorConditionWriter.API_VERSION);
+        oc.setKind(OperatorConditionWriter.KIND);
+        oc.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(namespace)
+                .build());
+        oc.getAdditionalProperties().put("spec", Map.of());
+        resources().resource(oc).create();
+    }
+
     /** OLM's reading of the installed CSV's OperatorCondition. */
     public boolean upgradeable(String version) {
         GenericKubernetesResource oc = resources().withName(OperatorProcess.operatorConditionName(version)).get();

@@ -135,7 +135,7 @@ class RbacLeastPrivilegeIT {
                 return step.outcome();
             }
             cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
-            components.start(200);
+            components.watch();
             if (!step.until("install converged, Upgradeable=True", () -> {
                 Map<String, Object> u = cluster.upgradeable(condition);
                 return u != null && "True".equals(u.get("status"));

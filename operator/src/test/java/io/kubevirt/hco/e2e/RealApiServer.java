@@ -110,6 +110,9 @@ public final class RealApiServer implements AutoCloseable {
                 "--api-audiences=https://kubernetes.default.svc",
                 "--audit-log-path=" + dir.resolve("audit.log"),
                 "--audit-policy-file=" + dir.resolve("audit-policy.yaml"),
+                // mutating admission policies (beta in 1.34): tests rewrite component specs with them
+                "--feature-gates=MutatingAdmissionPolicy=true",
+                "--runtime-config=admissionregistration.k8s.io/v1beta1=true",
                 "-v=0"));
         awaitReady(Duration.ofSeconds(60));
     }

@@ -119,7 +119,7 @@ class RealOlmIT {
                 .as("the CSV succeeded only after the gate was held").isGreaterThan(held.resourceVersion());
 
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
-        simulator.start(300);
+        simulator.watch();
         awaitUpgradeable("1.0.0", true);
     }
 
@@ -245,7 +245,7 @@ class RealOlmIT {
         createCsv(version, null);
         awaitPhase(version, "Succeeded");
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
-        simulator.start(300);
+        simulator.watch();
         awaitUpgradeable(version, true);
     }
 

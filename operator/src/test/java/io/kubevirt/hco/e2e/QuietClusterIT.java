@@ -1,0 +1,106 @@
+package io.kubevirt.hco.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kubevirt.hco.api.v1beta1.GateBlocker;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
+
+/**
+ * A quiet cluster: the component operators write only on change (event-only simulator), so the
+ * only wake-ups the operator gets are the ones it arranges. Each scenario is a path where OLM once
+ * could read a stale value.
+ */
+class QuietClusterIT extends E2eScenario {
+
+    @Test
+    void aDeletedAndRecreatedOperatorConditionGetsTheDecisionBackAtOnce() throws Exception {
+        installedAndUpgradeable("1.0.0");
+        simulator.behave("SSP", Behaviour.DEGRADED);
+        within(30).until(() -> "False/ComponentDegraded".equals(olm.last("1.0.0")));
+        long writesBefore = simulator.statusWrites();
+        olm.deleteAndRecreate("1.0.0");
+        // no component writes anything: only the OperatorCondition's own watch can wake the operator
+        within(3).until(() -> {
+            Map<String, Object> c = olm.written("1.0.0");
+            return c != null && "False".equals(c.get("status")) && "ComponentDegraded".equals(c.get("reason"));
+        });
+        assertThat(simulator.statusWrites()).as("the stack stayed quiet").isEqualTo(writesBefore);
+    }
+
+    @Test
+    void aRestartedStandbyDoesNotLeaveItsInitializingOverTheLeadersTrue() throws Exception {
+        OperatorProcess leader = installedAndUpgradeable("1.0.0");
+        OperatorProcess standby = operator("hco-v1-standby", "1.0.0");
+        within(60).until(() -> standby.readiness() == 200);
+        within(10).until(() -> olm.upgradeable("1.0.0"));
+        standby.kill();
+        OperatorProcess restarted = operator("hco-v1-standby-2", "1.0.0");
+        within(60).until(() -> restarted.readiness() == 200);
+        // the restarted standby's start-up write (False/Initializing) is always safe; the leader sees
+        // it through its watch and re-asserts its decision, without any component event
+        within(5).until(() -> olm.upgradeable("1.0.0") && "True".equals(olm.written("1.0.0").get("status")));
+        assertThat(leader.alive()).isTrue();
+    }
+
+    @Test
+    void aRefusedComponentDeletionKeepsTheGateClosedAndTheStatusSaysWhy() throws Exception {
+        installedAndUpgradeable("1.0.0");
+        // what KubeVirt's own webhook does while VMs exist (uninstallStrategy BlockUninstallIfWorkloadsExist)
+        HasMetadata policy = admin.resource(Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: kubevirt-workloads-exist}
+                spec:
+                  failurePolicy: Fail
+                  matchConstraints:
+                    resourceRules:
+                    - apiGroups: [kubevirt.io]
+                      apiVersions: [v1]
+                      operations: [DELETE]
+                      resources: [kubevirts]
+                  validations:
+                  - expression: "false"
+                    message: there are still VirtualMachineInstances running; remove them first
+                """, HasMetadata.class)).create();
+        HasMetadata binding = admin.resource(Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: kubevirt-workloads-exist}
+                spec: {policyName: kubevirt-workloads-exist, validationActions: [Deny]}
+                """, HasMetadata.class)).create();
+        within(10).until(() -> refusesDeletion());
+        admin.resources(HyperConverged.class).inNamespace(NS).withName(HyperConverged.SINGLETON_NAME).delete();
+        within(15).until(() -> "False/HyperConvergedMissing".equals(olm.last("1.0.0")));
+        within(30).until(() -> {
+            HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
+            return hco != null && hco.getStatus() != null && hco.getStatus().blockers.stream()
+                    .anyMatch(b -> "DeletionRefused".equals(b.reason) && b.message.contains("VirtualMachineInstances"));
+        });
+        GateBlocker first = cluster.hyperConverged(HyperConverged.SINGLETON_NAME).getStatus().blockers.get(0);
+        assertThat(first.component).isEqualTo("KubeVirt");
+        assertThat(olm.upgradeable("1.0.0")).isFalse();
+        // the workloads are gone: the deletion goes through and nothing is left behind
+        admin.resource(binding).delete();
+        admin.resource(policy).delete();
+        within(60).until(() -> cluster.hyperConverged(HyperConverged.SINGLETON_NAME) == null
+                && cluster.component(ComponentCatalog.KUBEVIRT) == null);
+    }
+
+    /** The policy is in force (policies take a moment to load): a dry-run delete is refused. */
+    private boolean refusesDeletion() {
+        try {
+            io.kubevirt.hco.components.ComponentResources.managed(admin, ComponentCatalog.KUBEVIRT, NS).dryRun().delete();
+            return false;
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            return e.getCode() == 403 || e.getCode() == 422;
+        }
+    }
+}
