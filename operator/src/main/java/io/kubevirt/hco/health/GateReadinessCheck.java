@@ -16,7 +16,8 @@ import io.kubevirt.hco.gate.OperatorConditionWriter;
 /**
  * Readiness: UP once the gate is held (Initializing written), so OLM cannot count this CSV as
  * installed before it can stop the next upgrade. In readiness gate mode (OLM without
- * OperatorCondition) it is also DOWN while an upgrade or install is in progress. The informers'
+ * OperatorCondition) it is also DOWN until the install or upgrade has settled (gate opened after the
+ * stabilization window), on every replica ({@link UpgradeSettledLatch}). The informers'
  * sync is reported by the operator SDK's own readiness check next to this one.
  */
 @Readiness
@@ -32,6 +33,9 @@ public class GateReadinessCheck implements HealthCheck {
     @Inject
     OperatorConditionWriter writer;
 
+    @Inject
+    UpgradeSettledLatch upgradeSettled;
+
     @Override
     public HealthCheckResponse call() {
         GateMode mode = settings.gate().mode().resolve(writer.enabled());
@@ -44,13 +48,10 @@ public class GateReadinessCheck implements HealthCheck {
         if (!gate.held()) {
             return response.withData("message", "Upgradeable=False/Initializing not written yet").down().build();
         }
-        if (mode == GateMode.READINESS) {
-            boolean inProgress = decision == null || !gate.isFullReconcileDone()
-                    || decision.assessment().upgrade().inProgress() && gate.currentInput().hyperConverged().present();
-            if (inProgress) {
-                return response.withData("message", "readiness gate mode: an upgrade or install is in progress").down()
-                        .build();
-            }
+        if (mode == GateMode.READINESS && !upgradeSettled.settled()) {
+            return response.withData("message", "readiness gate mode: the install or upgrade to this version has not "
+                    + "settled yet (" + (gate.leader() ? "leader" : "standby, as the leader recorded it") + ")").down()
+                    .build();
         }
         return response.up().build();
     }
