@@ -47,13 +47,16 @@ final class StackModel {
     static final Duration WINDOW = Duration.ofSeconds(5);
     static final int MAX_RELEASE = 5;
     private static final int N = COMPONENTS.length;
-    /** 21 single steps, and 7 codes (a quarter of all steps) for a second of normal life. */
-    static final int KINDS = 28;
+    /** 23 single steps, and 8 codes (about a quarter of all steps) for a second of normal life. */
+    static final int KINDS = 31;
+    /** The reconciler's longest sleep without events (hco.gate.reassert-interval). */
+    static final Duration MAX_INTERVAL = Duration.ofSeconds(60);
     static final int CODES = KINDS * N * 4 * 4;
     private static final String[] STEPS = { "edit", "progress #", "report #", "report # partially", "compute #",
             "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +k", "cache hco +k", "reconcile",
             "crash after k component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
-            "refresh # heartbeats", "clock # off by k", "second of normal life" };
+            "refresh # heartbeats", "clock # off by k", "OLM recreates the OperatorCondition", "a standby starts",
+            "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
     private long rv = 1;
@@ -87,6 +90,8 @@ final class StackModel {
 
     // ---- the operator process (lost on restart) ----
     private Process process;
+    /** An OperatorCondition change the leader has not reconciled yet. */
+    private boolean operatorConditionEvent;
     private String lastDecision;
 
     StackModel() {
@@ -140,6 +145,8 @@ final class StackModel {
             case 18 -> editOutOfBand(c);
             case 19 -> refreshHeartbeats(c);
             case 20 -> clockOffset[c] = CLOCK_OFFSETS_S[k - 1];
+            case 21 -> operatorConditionRecreated();
+            case 22 -> standbyStarts();
             default -> everyoneDoesTheirJob(k % 2 == 0);
         }
     }
@@ -325,6 +332,25 @@ final class StackModel {
         process.held = true;
     }
 
+    /**
+     * Someone deletes the OperatorCondition and OLM recreates it empty (which OLM reads as
+     * upgradeable). The operator watches it: the event reaches the reconciler before OLM's next
+     * look (a watch delivers in milliseconds, OLM resyncs in seconds).
+     */
+    void operatorConditionRecreated() {
+        condition = new OperatorCondition(version());
+        reconcile();
+    }
+
+    /**
+     * A second replica (or a restarted one) starts: its first write is Upgradeable=False/Initializing,
+     * over whatever the leader wrote. The leader hears of it through its watch, at a later step.
+     */
+    void standbyStarts() {
+        condition.write(false, GateReason.Initializing.name(), null);
+        operatorConditionEvent = true;
+    }
+
     /** The process dies in the middle of a reconcile, after writing up to {@code writes} component specs. */
     void crashDuringReconcile(int writes) {
         reconcile(writes);
@@ -398,6 +424,9 @@ final class StackModel {
         long[] latestGenerations = snap.latestGenerations();
         p.openSince = decision.openSince();
         p.lastAssessmentOpen = assessment.open();
+        operatorConditionEvent = false;
+        p.nextTimer = decision.recheckAfter() != null ? now.plus(decision.recheckAfter()).plusMillis(5)
+                : now.plus(MAX_INTERVAL);
         lastDecision = decision.reason() + ": " + decision.message();
         // GateService.publish: the first opening write of a process is a closing one
         if (decision.upgradeable() && !p.held) {
@@ -409,6 +438,9 @@ final class StackModel {
         p.held = true;
         // the HyperConverged status: applied generation, and the version once everything converged
         boolean recordNow = failure == null && assessment.componentsConverged() && !version().equals(h.recordedVersion());
+        if (recordNow) {
+            p.nextTimer = now.plusMillis(200);
+        }
         Long observed = applied != null ? applied : h.observedGeneration();
         String recorded = recordNow ? version() : h.recordedVersion();
         if (!java.util.Objects.equals(observed, h.observedGeneration()) || !java.util.Objects.equals(recorded,
@@ -511,7 +543,9 @@ final class StackModel {
     /**
      * Liveness: from here on everything converges and stays so; the gate must open within the
      * stabilization window plus one evaluation of the first evaluation that found it converged.
-     * Returns null when it did, else why not.
+     * The reconciler runs as the SDK runs it: on an event (a cache that moved, an OperatorCondition
+     * change) or when its own timer fires (the window's recheck, the version record, the max
+     * interval), never on a clock of the model's. Returns null when it did, else why not.
      */
     String settle() {
         for (int c = 0; c < N; c++) {
@@ -522,6 +556,7 @@ final class StackModel {
         Instant settleStart = now;
         for (int round = 0; round < 60; round++) {
             now = now.plusSeconds(1);
+            int[] positionsBefore = process.componentCachePosition.clone();
             for (int c = 0; c < N; c++) {
                 progress(c);
                 progress(c);
@@ -530,8 +565,14 @@ final class StackModel {
                 land(c);
                 process.advanceComponentCache(c, Integer.MAX_VALUE);
             }
+            long hcoGenerationBefore = process.hcoCache().generation();
             process.advanceHcoCache(Integer.MAX_VALUE);
-            reconcile();
+            boolean event = !java.util.Arrays.equals(positionsBefore, process.componentCachePosition)
+                    || process.hcoCache().generation() != hcoGenerationBefore || operatorConditionEvent;
+            boolean timer = process.nextTimer != null && !now.isBefore(process.nextTimer);
+            if (event || timer) {
+                reconcile();
+            }
             condition.olmCopiesSpecToStatus();
             if (System.getProperty("hco.model.debug") != null) {
                 System.out.println("settle " + now + " open=" + process.lastAssessmentOpen + " latest="
@@ -581,11 +622,15 @@ final class StackModel {
         final int[] componentCachePosition = new int[N];
         int hcoCachePosition;
         Instant openSince;
+        /** When the SDK runs the reconciler again without an event (rescheduleAfter, max interval). */
+        Instant nextTimer;
         boolean fullReconcileDone;
         boolean held;
         boolean lastAssessmentOpen;
 
         Process() {
+            // the SDK reconciles every primary once at start-up
+            nextTimer = now;
             // informers start with a LIST: current as of start-up
             for (int c = 0; c < N; c++) {
                 componentCachePosition[c] = crs.get(c).size() - 1;
@@ -643,6 +688,9 @@ final class StackModel {
 
         /** OLM's rule: a status condition of an older generation is stale and blocks; returns the write when upgradeable. */
         Write olmRead() {
+            if (latest == null) {
+                return MISSING; // nothing written in spec: OLM reads "upgradeable"
+            }
             if (copied == null || copiedGeneration != generation || !copied.upgradeable()) {
                 return null;
             }
@@ -651,6 +699,8 @@ final class StackModel {
 
         record Write(boolean upgradeable, String reason, Evidence evidence) {
         }
+
+        static final Write MISSING = new Write(true, "(no Upgradeable condition)", null);
     }
 
     @Override
