@@ -116,6 +116,19 @@ class OperatorConditionWriterIT {
         assertThat(upgradeable()).containsEntry("status", "True").containsEntry("reason", "AsExpected");
     }
 
+    /**
+     * OLM's CRD limits a condition message to 32 KiB: a component's huge message, passed on
+     * verbatim, used to be refused (422) on every attempt, and OLM kept reading the earlier True.
+     */
+    @Test
+    void aHugeComponentMessageIsCutSoTheClosingWriteLands() throws Exception {
+        writer.write(true, "AsExpected", "all converged");
+        writer.write(false, "ComponentDegraded", "KubeVirt: Degraded=True (" + "x".repeat(40_000) + ")");
+        assertThat(upgradeable()).containsEntry("status", "False").containsEntry("reason", "ComponentDegraded");
+        assertThat((String) upgradeable().get("message")).hasSize(io.kubevirt.hco.core.Messages.MAX_LENGTH)
+                .startsWith("KubeVirt: Degraded=True (xxx").endsWith("…");
+    }
+
     @Test
     void anObjectWithoutSpecGetsOne() throws Exception {
         resource().edit(oc -> {
