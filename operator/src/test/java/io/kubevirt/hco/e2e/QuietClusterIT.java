@@ -94,6 +94,37 @@ class QuietClusterIT extends E2eScenario {
                 && cluster.component(ComponentCatalog.KUBEVIRT) == null);
     }
 
+    /**
+     * Readiness gate mode (an OLM without OperatorCondition support, the chart's default without
+     * OLM) with two replicas, as the chart deploys it: the standby takes no decision, yet it must
+     * turn ready once the leader's upgrade settled, or a rolling update never completes. Neither
+     * turns ready before the stabilization window has passed.
+     */
+    @Test
+    void inReadinessModeBothReplicasTurnReadyOnlyOnceTheUpgradeSettled() throws Exception {
+        OperatorProcess v1 = installedAndUpgradeable("1.0.0");
+        v1.close();
+        Map<String, String> readinessMode = new java.util.HashMap<>();
+        readinessMode.put("OPERATOR_CONDITION_NAME", null);
+        readinessMode.put("HCO_GATE_MODE", "readiness");
+        readinessMode.put("HCO_STABILIZATION_WINDOW", "4s");
+        OperatorProcess a = operator("hco-v2-a", "2.0.0", readinessMode);
+        within(60).until(() -> a.metrics().contains("kubevirt_hco_upgrade_in_progress 1.0"));
+        OperatorProcess b = operator("hco-v2-b", "2.0.0", readinessMode);
+        within(60).until(() -> b.liveness() == 200);
+        assertThat(a.readiness()).isEqualTo(503);
+        assertThat(b.readiness()).isEqualTo(503);
+        simulator.runVersionAll("2.0.0");
+        within(60).until(() -> io.kubevirt.hco.reconciler.StackSnapshots
+                .recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)) != null
+                && "2.0.0".equals(io.kubevirt.hco.reconciler.StackSnapshots
+                        .recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME))));
+        java.time.Instant recorded = java.time.Instant.now();
+        within(60).until(() -> a.readiness() == 200 && b.readiness() == 200);
+        assertThat(java.time.Duration.between(recorded, java.time.Instant.now()))
+                .as("readiness waits for the stabilization window").isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(3));
+    }
+
     /** The policy is in force (policies take a moment to load): a dry-run delete is refused. */
     private boolean refusesDeletion() {
         try {
