@@ -125,6 +125,32 @@ class QuietClusterIT extends E2eScenario {
                 .as("readiness waits for the stabilization window").isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(3));
     }
 
+    /**
+     * No HyperConverged: only the absent-stack check decides, with fresh reads. When they fail (here:
+     * the API server refuses the GET, 403), what OLM reads turns False/EvaluationError instead of
+     * staying the last True (the failure used to be swallowed), and True again once reads work.
+     */
+    @Test
+    void aFailingAbsentStackCheckClosesTheGate() throws Exception {
+        olm.installCsv("1.0.0");
+        OperatorProcess op = operator("hco-v1", "1.0.0");
+        within(60).until(() -> op.readiness() == 200 && "True/NoStackInstalled".equals(olm.last("1.0.0")));
+        var role = admin.rbac().clusterRoles().withName("hco-operator");
+        var granted = role.get().getRules();
+        role.edit(r -> {
+            r.getRules().stream().filter(rule -> rule.getResources().contains("hyperconvergeds")).findFirst()
+                    .orElseThrow().getVerbs().remove("get");
+            return r;
+        });
+        within(30).until(() -> "False/EvaluationError".equals(olm.last("1.0.0")));
+        assertThat(olm.upgradeable("1.0.0")).isFalse();
+        role.edit(r -> {
+            r.setRules(granted);
+            return r;
+        });
+        within(30).until(() -> "True/NoStackInstalled".equals(olm.last("1.0.0")));
+    }
+
     /** The policy is in force (policies take a moment to load): a dry-run delete is refused. */
     private boolean refusesDeletion() {
         try {
