@@ -10,7 +10,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
@@ -43,13 +45,7 @@ public final class OlmStandIn implements AutoCloseable {
     /** What OLM does when it installs a CSV: an empty OperatorCondition named after it, watched from now on. */
     public void installCsv(String version) {
         String name = OperatorProcess.operatorConditionName(version);
-        GenericKubernetesResource oc = new GenericKubernetesResource();
-        oc.setApiVersion(OperatorConditionWriter.API_VERSION);
-        oc.setKind(OperatorConditionWriter.KIND);
-        oc.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(namespace)
-                .build());
-        oc.getAdditionalProperties().put("spec", Map.of());
-        resources().resource(oc).create();
+        resources().resource(empty(name)).create();
         expectedVersionByCondition.put(name, version);
         // an informer, not a bare watch: it re-lists and re-watches across API server outages
         informers.add(resources().withName(name).inform(new ResourceEventHandler<>() {
@@ -80,7 +76,16 @@ public final class OlmStandIn implements AutoCloseable {
             // revision (someone else's metadata edits) are not new claims by the operator
             if (fresh) {
                 revisions.add(revision);
-                if ("True".equals(upgradeable.get("status"))) {
+                if ("True".equals(upgradeable.get("status")) && "NoStackInstalled".equals(upgradeable.get("reason"))) {
+                    // nothing installed is true only while there is nothing: no HyperConverged, no component CR
+                    List<String> present = ComponentCatalog.ALL.stream()
+                            .filter(d -> ComponentResources.managed(admin, d, namespace).get() != null)
+                            .map(d -> d.name()).toList();
+                    if (!present.isEmpty() || admin.resources(HyperConverged.class).inNamespace(namespace)
+                            .withName(HyperConverged.SINGLETON_NAME).get() != null) {
+                        violations.add(revision + " while the stack exists: " + present);
+                    }
+                } else if ("True".equals(upgradeable.get("status"))) {
                     String expected = expectedVersionByCondition.get(name);
                     List<String> unconverged = ComponentCatalog.ALL.stream()
                             .filter(d -> !truth.converged(d.name(), expected)).map(d -> d.name()).toList();
@@ -123,13 +128,18 @@ public final class OlmStandIn implements AutoCloseable {
     public void deleteAndRecreate(String version) {
         String name = OperatorProcess.operatorConditionName(version);
         resources().withName(name).withTimeout(10, java.util.concurrent.TimeUnit.SECONDS).delete();
+        resources().resource(empty(name)).create();
+    }
+
+    /** An OperatorCondition as OLM creates it for a CSV: named after it, an empty spec. */
+    private GenericKubernetesResource empty(String name) {
         GenericKubernetesResource oc = new GenericKubernetesResource();
         oc.setApiVersion(OperatorConditionWriter.API_VERSION);
         oc.setKind(OperatorConditionWriter.KIND);
         oc.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(namespace)
                 .build());
         oc.getAdditionalProperties().put("spec", Map.of());
-        resources().resource(oc).create();
+        return oc;
     }
 
     /** OLM's reading of the installed CSV's OperatorCondition. */
