@@ -91,11 +91,9 @@ class GateLifecycleTest {
         simulator.watch();
         await().atMost(PATIENCE).until(() -> blockedBy("ComponentNotReporting", "KubeVirt"));
         assertThat(cluster.upgradeable(OC).get("status")).isEqualTo("False");
-        var hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
-        assertThat(hco.getStatus().blockers).anySatisfy(b -> {
-            assertThat(b.component).isEqualTo("KubeVirt");
-            assertThat(b.reason).isEqualTo("ComponentNotReporting");
-        });
+        // the OperatorCondition is written first, the HyperConverged status right after it
+        await().atMost(PATIENCE).until(() -> cluster.hyperConverged(HyperConverged.SINGLETON_NAME).getStatus().blockers
+                .stream().anyMatch(b -> "KubeVirt".equals(b.component) && "ComponentNotReporting".equals(b.reason)));
 
         simulator.behave("KubeVirt", Behaviour.HEALTHY);
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
@@ -113,7 +111,9 @@ class GateLifecycleTest {
         simulator.behave("CDI", Behaviour.DEGRADED);
         simulator.watch();
         await().atMost(PATIENCE).until(() -> blockedBy("ComponentDegraded", "CDI"));
-        assertThat(cluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Degraded").status).isEqualTo("True");
+        // the OperatorCondition is written first, the HyperConverged status right after it
+        await().atMost(PATIENCE)
+                .until(() -> "True".equals(cluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Degraded").status));
         simulator.behave("CDI", Behaviour.HEALTHY);
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
     }
