@@ -88,6 +88,23 @@ class RealContractsIT extends E2eScenario {
     }
 
     @Test
+    void aComponentThatGoesSilentAfterASpecChangeKeepsTheGateClosed() throws Exception {
+        installedAndUpgradeable("1.0.0");
+        simulator.habits("NetworkAddonsConfig", ComponentHabits.PLAIN.goingSilentAfterSpecChange());
+        editHyperConverged(h -> {
+            h.getSpec().workloads.nodePlacement = new NodePlacement();
+            h.getSpec().workloads.nodePlacement.nodeSelector = Map.of("example.io/workloads", "true");
+        });
+        within(30).until(() -> {
+            HyperConverged hco = cluster.hyperConverged(HyperConverged.SINGLETON_NAME);
+            return hco.getStatus().blockers.stream().anyMatch(b -> "NetworkAddonsConfig".equals(b.component)
+                    && "ComponentStale".equals(b.reason) && b.message.contains("has not written its status"));
+        });
+        holdsFor(Duration.ofSeconds(8), () -> !olm.upgradeable("1.0.0"),
+                "OLM must not read Upgradeable while NetworkAddonsConfig has not reported on the new spec");
+    }
+
+    @Test
     void anOutOfBandEditOfAnOwnedFieldIsRevertedOnceAndCountedOnce() throws Exception {
         OperatorProcess op = installedAndUpgradeable("1.0.0");
         // as kubectl edit makes it: the whole object back, our annotations untouched
