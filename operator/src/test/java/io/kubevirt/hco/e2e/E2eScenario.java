@@ -63,7 +63,8 @@ abstract class E2eScenario {
                 op.close();
             }
             olm.close();
-            assertThat(olm.violations()).as("OLM-side audit: Upgradeable=True while not converged").isEmpty();
+            assertThat(olm.violations()).as("OLM-side audit: Upgradeable=True while not converged (revisions seen: "
+                    + olm.revisions() + ")").isEmpty();
         } finally {
             api.close();
             TIMINGS.add(String.format("| %-70s | %6.1f s |", scenario,
