@@ -21,6 +21,7 @@ import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.components.OwnedFields;
 import io.kubevirt.hco.components.SpecJson;
 import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.ResourceVersions;
 import io.kubevirt.hco.core.SpecState;
 import io.kubevirt.hco.core.WriteRecord;
 import io.kubevirt.hco.observability.GateMetrics;
@@ -59,6 +60,8 @@ public class ComponentWriter {
 
     /** Per component: the spec as the API server keeps our last apply of a given desired spec. */
     private final Map<String, Baseline> baselines = new ConcurrentHashMap<>();
+    /** Per component: the object as our last write left it (read-your-writes ahead of the informer cache). */
+    private final Map<String, GenericKubernetesResource> lastWritten = new ConcurrentHashMap<>();
     /** Per component: the desired-spec fingerprint whose dropped fields were already reported. */
     private final Map<String, String> droppedReported = new ConcurrentHashMap<>();
 
@@ -69,6 +72,7 @@ public class ComponentWriter {
     public WriteRecord apply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner) {
         String hash = SpecJson.fingerprint(desired);
+        current = newest(current, lastWritten.get(d.name()));
         if (current == null) {
             GenericKubernetesResource created = write(d, namespace,
                     intent(d, namespace, owner, hash, ObservationReader.statusFingerprint(null), desired, null), null);
@@ -202,6 +206,7 @@ public class ComponentWriter {
             GenericKubernetesResource written) {
         Object spec = written.getAdditionalProperties().get("spec");
         baselines.put(d.name(), new Baseline(hash, SpecJson.normalizeValue(spec)));
+        lastWritten.put(d.name(), written);
         String dropped = OwnedFields.firstDifference(desired, spec);
         if (dropped != null && !hash.equals(droppedReported.put(d.name(), hash))) {
             LOG.warnf("%s %s: the API server did not keep spec%s as written (pruned by an older CRD, defaulted or "
@@ -210,6 +215,21 @@ public class ComponentWriter {
         }
         Long generation = written.getMetadata().getGeneration();
         return new WriteRecord(written.getMetadata().getResourceVersion(), generation == null ? 0 : generation);
+    }
+
+    /**
+     * The cached CR, unless our own last write is newer than it: a reconcile that runs before the
+     * informer delivered that write would otherwise judge (and count, and rewrite) the state our
+     * write already replaced. A deleted CR (null) stays null: it must be created again.
+     */
+    private static GenericKubernetesResource newest(GenericKubernetesResource cached, GenericKubernetesResource ours) {
+        if (cached == null || ours == null) {
+            return cached;
+        }
+        boolean oursIsNewer = ResourceVersions.atOrAfter(ours.getMetadata().getResourceVersion(),
+                cached.getMetadata().getResourceVersion())
+                && !ours.getMetadata().getResourceVersion().equals(cached.getMetadata().getResourceVersion());
+        return oursIsNewer ? ours : cached;
     }
 
     private static Map<String, String> merged(Map<String, String> base, Map<String, String> ours) {
