@@ -89,12 +89,7 @@ public class ComponentWriter {
         if (specInSync && metadataInSync) {
             return null;
         }
-        if (!specInSync && hash.equals(annotation(current, SPEC_HASH))) {
-            metrics.outOfBandModification(d.name());
-            LOG.warnf("%s %s: fields owned by the HyperConverged were changed outside it (first: %s); reverting them "
-                    + "(edit the HyperConverged instead)", d.kind(), d.crName(),
-                    OwnedFields.firstDifference(desired, current.getAdditionalProperties().get("spec")));
-        }
+        boolean outOfBand = !specInSync && hash.equals(annotation(current, SPEC_HASH));
         // a spec write records the status as it stands now; the write is tested against the
         // resourceVersion read, so "now" is exactly this status (a 409 retries on fresh data)
         String statusAtWrite = specInSync && recordedStatus != null ? recordedStatus
@@ -102,6 +97,14 @@ public class ComponentWriter {
         GenericKubernetesResource written = write(d, namespace,
                 intent(d, namespace, owner, hash, statusAtWrite, desired, current.getMetadata().getResourceVersion()),
                 current);
+        if (outOfBand) {
+            // counted once the revert is written: a write refused (409, the component wrote its
+            // status meanwhile) is retried on fresh data and must not count the same edit twice
+            metrics.outOfBandModification(d.name());
+            LOG.warnf("%s %s: fields owned by the HyperConverged were changed outside it (first: %s); reverted them "
+                    + "(edit the HyperConverged instead)", d.kind(), d.crName(),
+                    OwnedFields.firstDifference(desired, current.getAdditionalProperties().get("spec")));
+        }
         LOG.infof("updated %s %s (%s)", d.kind(), d.crName(), specInSync ? "labels and annotations" : "spec");
         return record(d, hash, desired, written);
     }
