@@ -75,7 +75,6 @@ public final class OlmStandIn implements AutoCloseable {
             // judge each written revision once, when it first arrives; later events for the same
             // revision (someone else's metadata edits) are not new claims by the operator
             if (fresh) {
-                revisions.add(revision);
                 if ("True".equals(upgradeable.get("status")) && "NoStackInstalled".equals(upgradeable.get("reason"))) {
                     // nothing installed is true only while there is nothing: no HyperConverged, no component CR
                     List<String> present = ComponentCatalog.ALL.stream()
@@ -93,6 +92,9 @@ public final class OlmStandIn implements AutoCloseable {
                         violations.add(revision + " while not converged at " + expected + ": " + unconverged);
                     }
                 }
+                // published only once judged: scenarios wait for a revision and then change the
+                // simulator, which must not happen between its arrival and its judgement
+                revisions.add(revision);
             }
         }
         stampStatus(oc);

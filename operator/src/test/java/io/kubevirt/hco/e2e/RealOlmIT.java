@@ -284,8 +284,16 @@ class RealOlmIT {
      * DELETED event repeats the last state of an object that is gone: nothing to read any more).
      */
     void assertNoUpgradeableWithoutConvergence() {
+        Map<String, String> previous = new java.util.HashMap<>();
         for (OlmAudit.Revision r : audit.revisions()) {
-            if ("OperatorCondition".equals(r.kind()) && "True".equals(r.status()) && !"DELETED".equals(r.action())) {
+            if (!"OperatorCondition".equals(r.kind())) {
+                continue;
+            }
+            // judged when the value is written: later events that repeat it (OLM's status copies,
+            // the garbage collector deleting the OperatorCondition of a replaced CSV) are no new claim
+            String value = r.status() + "/" + r.reason() + "/" + r.message();
+            boolean written = !value.equals(previous.put(r.name(), value));
+            if (written && "True".equals(r.status()) && !"DELETED".equals(r.action())) {
                 String version = r.name().substring("hco-operator.v".length());
                 assertThat(r.truth()).as("Upgradeable=True while the stack had not converged at " + version + ": " + r)
                         .isEqualTo("converged@" + version);
