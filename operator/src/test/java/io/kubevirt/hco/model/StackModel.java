@@ -47,8 +47,10 @@ final class StackModel {
     static final Duration WINDOW = Duration.ofSeconds(5);
     static final int MAX_RELEASE = 5;
     private static final int N = COMPONENTS.length;
-    /** 23 single steps, and 8 codes (about a quarter of all steps) for a second of normal life. */
-    static final int KINDS = 31;
+    /** 24 single steps, and 8 codes (a quarter of all steps) for a second of normal life. */
+    static final int KINDS = 32;
+    /** GateService retries a decision that did not reach the OperatorCondition after this long. */
+    static final Duration WRITE_RETRY = Duration.ofSeconds(2);
     /** The reconciler's longest sleep without events (hco.gate.reassert-interval). */
     static final Duration MAX_INTERVAL = Duration.ofSeconds(60);
     static final int CODES = KINDS * N * 4 * 4;
@@ -56,6 +58,7 @@ final class StackModel {
             "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +k", "cache hco +k", "reconcile",
             "crash after k component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
             "refresh # heartbeats", "clock # off by k", "OLM recreates the OperatorCondition", "a standby starts",
+            "the next k OperatorCondition writes fail",
             "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
@@ -92,6 +95,8 @@ final class StackModel {
     private Process process;
     /** An OperatorCondition change the leader has not reconciled yet. */
     private boolean operatorConditionEvent;
+    /** How many of the operator's next OperatorCondition writes the API server refuses. */
+    private int failingWrites;
     private String lastDecision;
 
     StackModel() {
@@ -147,6 +152,7 @@ final class StackModel {
             case 20 -> clockOffset[c] = CLOCK_OFFSETS_S[k - 1];
             case 21 -> operatorConditionRecreated();
             case 22 -> standbyStarts();
+            case 23 -> failingWrites = k;
             default -> everyoneDoesTheirJob(k % 2 == 0);
         }
     }
@@ -339,6 +345,9 @@ final class StackModel {
      */
     void operatorConditionRecreated() {
         condition = new OperatorCondition(version());
+        // a write refused at the very moment OLM recreated the object cannot be helped by any
+        // operator (OLM reads the empty object as upgradeable): not part of what is modelled
+        failingWrites = 0;
         reconcile();
     }
 
@@ -428,14 +437,20 @@ final class StackModel {
         p.nextTimer = decision.recheckAfter() != null ? now.plus(decision.recheckAfter()).plusMillis(5)
                 : now.plus(MAX_INTERVAL);
         lastDecision = decision.reason() + ": " + decision.message();
-        // GateService.publish: the first opening write of a process is a closing one
-        if (decision.upgradeable() && !p.held) {
+        // GateService.publish: the first opening write of a process is a closing one; a refused write
+        // leaves OLM reading the previous value and is retried after WRITE_RETRY, without an event
+        if (failingWrites > 0) {
+            failingWrites--;
+            p.nextTimer = java.util.Collections.min(List.of(p.nextTimer, now.plus(WRITE_RETRY)));
+        } else if (decision.upgradeable() && !p.held) {
             condition.write(false, GateReason.Initializing.name(), null);
+            p.held = true;
+            p.nextTimer = java.util.Collections.min(List.of(p.nextTimer, now.plus(WRITE_RETRY)));
         } else {
             condition.write(decision.upgradeable(), decision.reason().name(),
                     new Evidence(version(), h.generation(), h.recordedVersion(), seen, latestGenerations));
+            p.held = true;
         }
-        p.held = true;
         // the HyperConverged status: applied generation, and the version once everything converged
         boolean recordNow = failure == null && assessment.componentsConverged() && !version().equals(h.recordedVersion());
         if (recordNow) {
@@ -548,6 +563,7 @@ final class StackModel {
      * interval), never on a clock of the model's. Returns null when it did, else why not.
      */
     String settle() {
+        failingWrites = 0;
         for (int c = 0; c < N; c++) {
             setSilent(c, false);
             setHealthy(c, true);
