@@ -267,7 +267,9 @@ final class StackModel {
                 latest.observedVersion(), latest.targetVersion(), refreshed, latest.truthAtReport());
         if (!latest.sameStatus(report)) {
             crs.get(c).add(latest.withStatus(rv++, report));
-            if (truth[c].processedGeneration() < latest.generation() && reportDeadline[c] == null) {
+            // the refreshed status reflects an older spec than the CR's: by the assumption, the
+            // status that reflects the current one follows within half the window
+            if (latest.truthAtReport().processedGeneration() < latest.generation() && reportDeadline[c] == null) {
                 reportDeadline[c] = now.plus(WINDOW.dividedBy(2));
             }
         }
