@@ -164,6 +164,8 @@ final class StackModel {
      */
     void everyoneDoesTheirJob(boolean skipToNewest) {
         now = now.plusSeconds(1);
+        int[] positionsBefore = process.componentCachePosition.clone();
+        long hcoGenerationBefore = process.hcoCache().generation();
         for (int c = 0; c < N; c++) {
             progress(c);
             compute(c, false);
@@ -171,9 +173,23 @@ final class StackModel {
             process.advanceComponentCache(c, Integer.MAX_VALUE);
         }
         process.advanceHcoCache(Integer.MAX_VALUE);
-        reconcile();
+        reconcileAsTheSdkWould(positionsBefore, hcoGenerationBefore);
         condition.olmCopiesSpecToStatus();
         olmPolls(skipToNewest);
+    }
+
+    /**
+     * The SDK runs the reconciler on an event (a cache that moved, an OperatorCondition change) or
+     * when its own timer fires (the window's recheck, the version record, a write retry, the max
+     * interval) — not on a clock of the model's. (The "reconcile" step stands for any other event.)
+     */
+    private void reconcileAsTheSdkWould(int[] positionsBefore, long hcoGenerationBefore) {
+        boolean event = !java.util.Arrays.equals(positionsBefore, process.componentCachePosition)
+                || process.hcoCache().generation() != hcoGenerationBefore || operatorConditionEvent;
+        boolean timer = process.nextTimer != null && !now.isBefore(process.nextTimer);
+        if (event || timer) {
+            reconcile();
+        }
     }
 
     void editSpec() {
@@ -585,12 +601,7 @@ final class StackModel {
             }
             long hcoGenerationBefore = process.hcoCache().generation();
             process.advanceHcoCache(Integer.MAX_VALUE);
-            boolean event = !java.util.Arrays.equals(positionsBefore, process.componentCachePosition)
-                    || process.hcoCache().generation() != hcoGenerationBefore || operatorConditionEvent;
-            boolean timer = process.nextTimer != null && !now.isBefore(process.nextTimer);
-            if (event || timer) {
-                reconcile();
-            }
+            reconcileAsTheSdkWould(positionsBefore, hcoGenerationBefore);
             condition.olmCopiesSpecToStatus();
             if (System.getProperty("hco.model.debug") != null) {
                 System.out.println("settle " + now + " open=" + process.lastAssessmentOpen + " latest="
