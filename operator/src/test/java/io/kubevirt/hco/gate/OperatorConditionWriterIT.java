@@ -129,6 +129,59 @@ class OperatorConditionWriterIT {
                 .startsWith("KubeVirt: Degraded=True (xxx").endsWith("…");
     }
 
+    /**
+     * A closing write the API server refuses for its message (here an admission policy that takes
+     * short messages only) still lands, with the writer's short fixed message: OLM must never keep
+     * reading the earlier True because a False could not be written.
+     */
+    @Test
+    void aRefusedClosingWriteLandsWithAShortMessage() throws Exception {
+        var policy = admin.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: short-condition-messages}
+                spec:
+                  failurePolicy: Fail
+                  matchConstraints:
+                    resourceRules:
+                    - apiGroups: [operators.coreos.com]
+                      apiVersions: [v2]
+                      operations: [CREATE, UPDATE]
+                      resources: [operatorconditions]
+                  validations:
+                  - expression: >
+                      !has(object.spec.conditions) || object.spec.conditions.all(c, size(c.message) <= 120)
+                    message: condition messages are limited to 120 characters here
+                """, io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
+        var binding = admin.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: short-condition-messages}
+                spec: {policyName: short-condition-messages, validationActions: [Deny]}
+                """, io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
+        try {
+            writer.write(true, "AsExpected", "all converged");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(this::refusesLongMessages);
+            writer.write(false, "ComponentDegraded", "KubeVirt: Degraded=True (" + "y".repeat(300) + ")");
+            assertThat(upgradeable()).containsEntry("status", "False").containsEntry("reason", "ComponentDegraded")
+                    .containsEntry("message", OperatorConditionWriter.FALLBACK_MESSAGE);
+        } finally {
+            admin.resource(binding).delete();
+            admin.resource(policy).delete();
+        }
+    }
+
+    /** The policy is in force (policies take a moment to load): a long message is refused. */
+    private boolean refusesLongMessages() {
+        try {
+            editSpec(spec -> upgradeableIn(spec).put("message", "z".repeat(200)));
+            editSpec(spec -> upgradeableIn(spec).put("message", "all converged"));
+            return false;
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            return true;
+        }
+    }
+
     @Test
     void anObjectWithoutSpecGetsOne() throws Exception {
         resource().edit(oc -> {
