@@ -131,7 +131,8 @@ class OperatorConditionWriterIT {
 
     /**
      * A closing write the API server refuses for its message (here an admission policy that takes
-     * short messages only) still lands, with the writer's short fixed message: OLM must never keep
+     * short messages only, for this test's OperatorCondition alone: policies outlive their deletion
+     * for a moment) still lands, with the writer's short fixed message: OLM must never keep
      * reading the earlier True because a False could not be written.
      */
     @Test
@@ -148,11 +149,13 @@ class OperatorConditionWriterIT {
                       apiVersions: [v2]
                       operations: [CREATE, UPDATE]
                       resources: [operatorconditions]
+                      resourceNames: [%s]
                   validations:
                   - expression: >
-                      !has(object.spec.conditions) || object.spec.conditions.all(c, size(c.message) <= 120)
+                      !has(object.spec) || !has(object.spec.conditions)
+                      || object.spec.conditions.all(c, !has(c.message) || size(c.message) <= 120)
                     message: condition messages are limited to 120 characters here
-                """, io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
+                """.formatted(name), io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
         var binding = admin.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
                 apiVersion: admissionregistration.k8s.io/v1
                 kind: ValidatingAdmissionPolicyBinding
