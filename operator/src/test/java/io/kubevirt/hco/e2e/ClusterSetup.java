@@ -89,6 +89,11 @@ public final class ClusterSetup {
         return token(admin, namespace);
     }
 
+    /** Creates the object a YAML manifest describes (an admission policy, its binding...) and returns it as created. */
+    public static HasMetadata create(KubernetesClient admin, String yaml) {
+        return admin.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(yaml, HasMetadata.class)).create();
+    }
+
     /** The non-resource rule Prometheus needs on the management port when metrics auth is on. */
     static final List<PolicyRule> METRICS_READER = List.of(new PolicyRuleBuilder().withNonResourceURLs("/metrics")
             .withVerbs("get").build());

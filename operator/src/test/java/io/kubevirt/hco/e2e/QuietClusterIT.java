@@ -7,7 +7,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kubevirt.hco.api.v1beta1.GateBlocker;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
@@ -54,7 +53,7 @@ class QuietClusterIT extends E2eScenario {
     void aRefusedComponentDeletionKeepsTheGateClosedAndTheStatusSaysWhy() throws Exception {
         installedAndUpgradeable("1.0.0");
         // what KubeVirt's own webhook does while VMs exist (uninstallStrategy BlockUninstallIfWorkloadsExist)
-        HasMetadata policy = admin.resource(Serialization.unmarshal("""
+        HasMetadata policy = ClusterSetup.create(admin, """
                 apiVersion: admissionregistration.k8s.io/v1
                 kind: ValidatingAdmissionPolicy
                 metadata: {name: kubevirt-workloads-exist}
@@ -69,13 +68,13 @@ class QuietClusterIT extends E2eScenario {
                   validations:
                   - expression: "false"
                     message: there are still VirtualMachineInstances running; remove them first
-                """, HasMetadata.class)).create();
-        HasMetadata binding = admin.resource(Serialization.unmarshal("""
+                """);
+        HasMetadata binding = ClusterSetup.create(admin, """
                 apiVersion: admissionregistration.k8s.io/v1
                 kind: ValidatingAdmissionPolicyBinding
                 metadata: {name: kubevirt-workloads-exist}
                 spec: {policyName: kubevirt-workloads-exist, validationActions: [Deny]}
-                """, HasMetadata.class)).create();
+                """);
         within(10).until(() -> refusesDeletion());
         admin.resources(HyperConverged.class).inNamespace(NS).withName(HyperConverged.SINGLETON_NAME).delete();
         within(15).until(() -> "False/HyperConvergedMissing".equals(olm.last("1.0.0")));

@@ -119,7 +119,7 @@ class RealContractsIT extends E2eScenario {
 
     @Test
     void serverDefaultsAndMutatingAdmissionOfOwnedFieldsCauseNoWriteLoop() throws Exception {
-        admin.resource(Serialization.unmarshal("""
+        ClusterSetup.create(admin, """
                 apiVersion: admissionregistration.k8s.io/v1beta1
                 kind: MutatingAdmissionPolicy
                 metadata: {name: migrations-capped}
@@ -137,13 +137,13 @@ class RealContractsIT extends E2eScenario {
                     jsonPatch:
                       expression: >
                         [JSONPatch{op: "replace", path: "/spec/configuration/migrations/parallelMigrationsPerCluster", value: 3}]
-                """, io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
-        admin.resource(Serialization.unmarshal("""
+                """);
+        ClusterSetup.create(admin, """
                 apiVersion: admissionregistration.k8s.io/v1beta1
                 kind: MutatingAdmissionPolicyBinding
                 metadata: {name: migrations-capped}
                 spec: {policyName: migrations-capped}
-                """, io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
+                """);
         installedAndUpgradeable("1.0.0");
         assertThat(((Map<?, ?>) ((Map<?, ?>) spec(ComponentCatalog.KUBEVIRT).get("configuration")).get("migrations"))
                 .get("parallelMigrationsPerCluster")).as("the policy rewrote a field the operator owns").isEqualTo(3);

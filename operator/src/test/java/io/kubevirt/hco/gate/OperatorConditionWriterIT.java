@@ -137,7 +137,7 @@ class OperatorConditionWriterIT {
      */
     @Test
     void aRefusedClosingWriteLandsWithAShortMessage() throws Exception {
-        var policy = admin.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        var policy = io.kubevirt.hco.e2e.ClusterSetup.create(admin, """
                 apiVersion: admissionregistration.k8s.io/v1
                 kind: ValidatingAdmissionPolicy
                 metadata: {name: short-condition-messages}
@@ -155,13 +155,13 @@ class OperatorConditionWriterIT {
                       !has(object.spec) || !has(object.spec.conditions)
                       || object.spec.conditions.all(c, !has(c.message) || size(c.message) <= 120)
                     message: condition messages are limited to 120 characters here
-                """.formatted(name), io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
-        var binding = admin.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+                """.formatted(name));
+        var binding = io.kubevirt.hco.e2e.ClusterSetup.create(admin, """
                 apiVersion: admissionregistration.k8s.io/v1
                 kind: ValidatingAdmissionPolicyBinding
                 metadata: {name: short-condition-messages}
                 spec: {policyName: short-condition-messages, validationActions: [Deny]}
-                """, io.fabric8.kubernetes.api.model.HasMetadata.class)).create();
+                """);
         try {
             writer.write(true, "AsExpected", "all converged");
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(this::refusesLongMessages);
