@@ -13,9 +13,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kubevirt.hco.api.v1beta1.HyperConverged;
-import io.kubevirt.hco.components.ComponentDescriptor;
-import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.HyperConvergedObservation;
@@ -130,23 +127,13 @@ public class AbsentStackWatcher {
             return false;
         }
         long seen = gate.publications();
-
-        HyperConverged hco = client.resources(HyperConverged.class).inNamespace(settings.namespace())
-                .withName(HyperConverged.SINGLETON_NAME).get();
-        if (hco != null) {
+        if (snapshots.freshHyperConverged() != null) {
             return false;
         }
-        java.util.Map<ComponentDescriptor, java.util.Optional<GenericKubernetesResource>> fresh = new java.util.HashMap<>();
-        for (ComponentDescriptor d : snapshots.components()) {
-            fresh.put(d, java.util.Optional.ofNullable(fetch(d)));
-        }
+        var fresh = snapshots.freshComponents();
         // every component was just read fresh from the API server: that is a full pass of this process
         gate.fullReconcileDone();
-        GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), d -> fresh.get(d).orElse(null), null, null);
+        GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), fresh::get, null, null);
         return gate.evaluateIfQuiet(seen, input) != null;
-    }
-
-    private GenericKubernetesResource fetch(ComponentDescriptor d) {
-        return ComponentResources.managed(client, d, settings.namespace()).get();
     }
 }

@@ -2,8 +2,6 @@ package io.kubevirt.hco.gate;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,13 +18,13 @@ import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.observability.LogContext;
 import io.kubevirt.hco.core.GateReason;
 import io.kubevirt.hco.core.Stabilizer;
-import io.kubevirt.hco.core.WriteRecord;
 import io.kubevirt.hco.observability.GateEvents;
 import io.kubevirt.hco.observability.GateMetrics;
 
 /**
  * The shell around the pure gate: keeps the little state a decision needs between snapshots
- * (stabilization start, this process's writes, leadership, first full reconcile) and publishes
+ * (stabilization start, leadership, first full reconcile; the component writes' records are
+ * ComponentWriter's) and publishes
  * each decision to OLM, metrics and events. All of its state is process-local on purpose: losing
  * it only closes the gate (Initializing) until the next full reconcile.
  */
@@ -49,7 +47,6 @@ public class GateService {
 
     Clock clock = Clock.systemUTC();
 
-    private final Map<String, WriteRecord> lastWrites = new ConcurrentHashMap<>();
     private volatile boolean fullReconcileDone;
     private volatile boolean leader;
     private volatile boolean held;
@@ -129,14 +126,6 @@ public class GateService {
 
     public boolean isFullReconcileDone() {
         return fullReconcileDone;
-    }
-
-    public void recordWrite(String component, WriteRecord write) {
-        lastWrites.put(component, write);
-    }
-
-    public WriteRecord lastWrite(String component) {
-        return lastWrites.get(component);
     }
 
     /** Decides on one snapshot and publishes the decision, as one step. */

@@ -109,6 +109,16 @@ public class ComponentWriter {
         return record(d, hash, desired, written);
     }
 
+    /** What the API server answered to this process's last write of that component; null before the first. */
+    public WriteRecord lastWrite(String component) {
+        GenericKubernetesResource written = lastWritten.get(component);
+        if (written == null) {
+            return null;
+        }
+        Long generation = written.getMetadata().getGeneration();
+        return new WriteRecord(written.getMetadata().getResourceVersion(), generation == null ? 0 : generation);
+    }
+
     /** What the gate needs to know of a CR's spec; see {@link SpecState}. */
     public SpecState specState(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
         return new SpecState(desired != null && inSync(d, cr, desired),
@@ -216,8 +226,7 @@ public class ComponentWriter {
                     + "changed by admission); accepted as the server's form of it, no rewrite", d.kind(), d.crName(),
                     dropped);
         }
-        Long generation = written.getMetadata().getGeneration();
-        return new WriteRecord(written.getMetadata().getResourceVersion(), generation == null ? 0 : generation);
+        return lastWrite(d.name());
     }
 
     /**

@@ -162,10 +162,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             }
             for (ComponentDescriptor d : snapshots.components()) {
                 try (var log = LogContext.component(d.name(), hco.getMetadata().getGeneration())) {
-                    var written = componentWriter.apply(d, cached(context, d), desired.get(d), namespace, owner());
-                    if (written != null) {
-                        gate.recordWrite(d.name(), written);
-                    }
+                    componentWriter.apply(d, cached(context, d), desired.get(d), namespace, owner());
                 }
             }
             applied = hco.getMetadata().getGeneration();

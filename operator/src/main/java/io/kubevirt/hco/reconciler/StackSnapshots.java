@@ -74,8 +74,18 @@ public class StackSnapshots {
      * @param appliedGeneration the generation whose spec this pass applied (null: none)
      */
     public GateInput freshSnapshot(Long appliedGeneration, Map<ComponentDescriptor, Map<String, Object>> desired) {
-        HyperConverged hco = client.resources(HyperConverged.class).inNamespace(settings.namespace())
+        HyperConverged hco = freshHyperConverged();
+        return snapshot(observe(hco, appliedGeneration), freshComponents()::get, desired, null);
+    }
+
+    /** The HyperConverged singleton as the API server has it now (a quorum read); null when there is none. */
+    public HyperConverged freshHyperConverged() {
+        return client.resources(HyperConverged.class).inNamespace(settings.namespace())
                 .withName(HyperConverged.SINGLETON_NAME).get();
+    }
+
+    /** Every managed component CR as the API server has it now (quorum reads); absent ones are not in the map. */
+    public Map<ComponentDescriptor, GenericKubernetesResource> freshComponents() {
         Map<ComponentDescriptor, GenericKubernetesResource> fresh = new java.util.HashMap<>();
         for (ComponentDescriptor d : components()) {
             GenericKubernetesResource cr = ComponentResources.managed(client, d, settings.namespace()).get();
@@ -83,12 +93,12 @@ public class StackSnapshots {
                 fresh.put(d, cr);
             }
         }
-        return snapshot(observe(hco, appliedGeneration), fresh::get, desired, null);
+        return fresh;
     }
 
     public ComponentExpectation expectation(ComponentDescriptor d) {
         return new ComponentExpectation(d.name(), expectedVersion(d), d.evidence(), d.targetVersionField() != null,
-                gate.lastWrite(d.name()));
+                writer.lastWrite(d.name()));
     }
 
     public static String expectedVersion(ComponentDescriptor d) {
