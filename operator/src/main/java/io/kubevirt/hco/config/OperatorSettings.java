@@ -93,6 +93,20 @@ public interface OperatorSettings {
 
         @WithDefault("26s")
         Duration retryPeriod();
+
+        /**
+         * The Deployment this pod belongs to (HCO_DEPLOYMENT_NAME) and the pod's
+         * {@code pod-template-hash} label (HCO_POD_TEMPLATE_HASH, from the downward API): together
+         * they say whether this pod is of the Deployment's current revision, so that during a
+         * rollout the new revision leads. Absent (not in a Deployment): no handover.
+         */
+        Optional<String> deploymentName();
+
+        Optional<String> podTemplateHash();
+
+        /** How often a replica checks the rollout (and a current standby renews its announcement). */
+        @WithDefault("5s")
+        Duration handoverCheckInterval();
     }
 
     interface Gate {

@@ -1,5 +1,8 @@
 package io.kubevirt.hco.gate;
 
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -9,6 +12,7 @@ import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -18,8 +22,9 @@ import io.quarkus.runtime.ShutdownEvent;
 /**
  * On a graceful stop, after the controllers stopped, a leader deletes its Lease (only if it still
  * holds it: the delete carries the read resourceVersion), so the next version's pod becomes leader
- * within one retry period instead of waiting for the lease to expire. A killed process cannot do
- * this; then the lease expires as usual.
+ * within one retry period instead of waiting for the lease to expire; a leader that stops to hand
+ * over to a newer revision ({@link RolloutHandover}) writes that successor as the holder instead.
+ * A killed process cannot do this; then the lease expires as usual.
  */
 @ApplicationScoped
 public class LeaseRelease {
@@ -35,6 +40,9 @@ public class LeaseRelease {
     @Inject
     Instance<LeaderElectionConfiguration> leaderElection;
 
+    @Inject
+    RolloutHandover handover;
+
     void onStop(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER + 1000) ShutdownEvent event) {
         if (leaderElection.isUnsatisfied()) {
             return;
@@ -47,11 +55,33 @@ public class LeaseRelease {
                     .get();
             if (lease != null && lease.getSpec() != null && identity != null
                     && identity.equals(lease.getSpec().getHolderIdentity())) {
-                own.leases().inNamespace(settings.namespace()).resource(lease).lockResourceVersion().delete();
-                LOG.infof("released the lease %s on shutdown", settings.leaderElection().leaseName());
+                String successor = handover.successor();
+                if (successor == null) {
+                    own.leases().inNamespace(settings.namespace()).resource(lease).lockResourceVersion().delete();
+                    LOG.infof("released the lease %s on shutdown", settings.leaderElection().leaseName());
+                } else {
+                    handOver(own, lease, successor);
+                }
             }
         } catch (RuntimeException e) {
             LOG.infof("could not release the lease on shutdown (it will expire): %s", e.getMessage());
         }
+    }
+
+    /**
+     * The successor becomes the holder, renewed now: it finds itself holding the Lease at its next
+     * retry and leads, while every other replica sees a live Lease and keeps waiting. Deleting it
+     * instead would let an outdated replica that happens to retry first take it back.
+     */
+    private void handOver(KubernetesClient own, Lease lease, String successor) {
+        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+        lease.getSpec().setHolderIdentity(successor);
+        lease.getSpec().setAcquireTime(now);
+        lease.getSpec().setRenewTime(now);
+        Integer transitions = lease.getSpec().getLeaseTransitions();
+        lease.getSpec().setLeaseTransitions(transitions == null ? 1 : transitions + 1);
+        own.leases().inNamespace(settings.namespace()).resource(lease).lockResourceVersion(
+                lease.getMetadata().getResourceVersion()).update();
+        LOG.infof("handed the lease %s to %s on shutdown", settings.leaderElection().leaseName(), successor);
     }
 }

@@ -76,12 +76,13 @@ final class BuildOutputs {
         if (rendered.exit() != 0) {
             throw new IllegalStateException("helm template failed: " + rendered.output());
         }
-        Map<String, Object> clusterRole = ofKind(documents(Files.readString(ClusterSetup.GENERATED.resolve("kubernetes.yml"))),
-                "ClusterRole");
+        List<Map<String, Object>> generated = documents(Files.readString(ClusterSetup.GENERATED.resolve("kubernetes.yml")));
+        Map<String, Object> clusterRole = ofKind(generated, "ClusterRole");
         return new BundleGenerator.Inputs((String) chart.get("appVersion"), release,
                 Files.readString(OLM_SOURCES.resolve("csv-base.yaml")),
                 Files.readString(ClusterSetup.GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")),
-                (List<Object>) clusterRole.get("rules"), ofKind(documents(rendered.output()), "Deployment"),
+                (List<Object>) clusterRole.get("rules"), (List<Object>) ofKind(generated, "Role").get("rules"),
+                ofKind(documents(rendered.output()), "Deployment"),
                 Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")),
                 Files.readString(OLM_SOURCES.resolve("example-hyperconverged.yaml")));
     }

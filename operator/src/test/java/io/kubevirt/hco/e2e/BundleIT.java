@@ -108,14 +108,17 @@ class BundleIT extends E2eScenario {
                 "ClusterRole", "PrometheusRule");
         assertThat(csv).isNotNull();
 
-        // what OLM does on install: ServiceAccount, the clusterPermissions, the OperatorCondition, the env it injects
+        // what OLM does on install: ServiceAccount, the (cluster)Permissions, the OperatorCondition, the env it injects
         Map<String, Object> strategy = csv.get("spec", "install", "spec");
         Map<String, Object> permission = ((List<Map<String, Object>>) strategy.get("clusterPermissions")).get(0);
+        Map<String, Object> namespaced = ((List<Map<String, Object>>) strategy.get("permissions")).get(0);
         String serviceAccount = (String) permission.get("serviceAccountName");
-        List<PolicyRule> rules = Serialization.jsonMapper().convertValue(permission.get("rules"),
-                new com.fasterxml.jackson.core.type.TypeReference<List<PolicyRule>>() {
-                });
-        ClusterSetup.grant(admin, OLM_NS, serviceAccount, "hco-olm-csv", rules);
+        assertThat(namespaced.get("serviceAccountName")).isEqualTo(serviceAccount);
+        var ruleList = new com.fasterxml.jackson.core.type.TypeReference<List<PolicyRule>>() {
+        };
+        ClusterSetup.grant(admin, OLM_NS, serviceAccount, "hco-olm-csv",
+                Serialization.jsonMapper().convertValue(permission.get("rules"), ruleList),
+                Serialization.jsonMapper().convertValue(namespaced.get("rules"), ruleList));
         String csvName = csv.getMetadata().getName();
         Cluster olmCluster = new Cluster(admin, OLM_NS);
         olmCluster.createOperatorCondition(csvName);

@@ -102,6 +102,23 @@ public final class ClusterSetup {
      * Grants {@code rules} to ServiceAccount {@code namespace/serviceAccount} (created if missing)
      * through a ClusterRole and ClusterRoleBinding both named {@code role}; returns a token for it.
      */
+    /**
+     * Like {@link #grant(KubernetesClient, String, String, String, List)}, plus {@code namespacedRules}
+     * in {@code namespace} only, through a Role and RoleBinding named {@code role}.
+     */
+    static String grant(KubernetesClient admin, String namespace, String serviceAccount, String role,
+            List<PolicyRule> clusterRules, List<PolicyRule> namespacedRules) {
+        admin.rbac().roles().inNamespace(namespace).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
+                .withNewMetadata().withName(role).endMetadata().withRules(namespacedRules).build()).create();
+        admin.rbac().roleBindings().inNamespace(namespace).resource(
+                new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder().withNewMetadata().withName(role)
+                        .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", role).addNewSubject()
+                        .withKind("ServiceAccount").withName(serviceAccount).withNamespace(namespace).endSubject()
+                        .build())
+                .create();
+        return grant(admin, namespace, serviceAccount, role, clusterRules);
+    }
+
     static String grant(KubernetesClient admin, String namespace, String serviceAccount, String role,
             List<PolicyRule> rules) {
         admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata()

@@ -29,18 +29,19 @@ final class DeployedOperator {
 
     static OperatorProcess start(RealApiServer api, KubernetesClient admin, Deployment deployment, String namespace,
             Map<String, String> injected) throws IOException {
-        return startPod(api, admin, deployment.getMetadata().getName() + "-0",
-                deployment.getSpec().getTemplate().getSpec(), namespace, injected);
+        var template = deployment.getSpec().getTemplate();
+        return startPod(api, admin, deployment.getMetadata().getName() + "-0", template.getMetadata() == null ? Map.of()
+                : template.getMetadata().getLabels(), template.getSpec(), namespace, injected);
     }
 
-    /** The operator as the kubelet would run pod {@code pod} with this spec. */
-    static OperatorProcess startPod(RealApiServer api, KubernetesClient admin, String pod, PodSpec podSpec,
-            String namespace, Map<String, String> injected) throws IOException {
+    /** The operator as the kubelet would run pod {@code pod} (with these labels) with this spec. */
+    static OperatorProcess startPod(RealApiServer api, KubernetesClient admin, String pod, Map<String, String> labels,
+            PodSpec podSpec, String namespace, Map<String, String> injected) throws IOException {
         Container container = podSpec.getContainers().get(0);
         Map<String, String> mounts = mountSecrets(admin, podSpec, container, namespace, api.dir().resolve(pod));
         Map<String, String> env = new HashMap<>();
         for (EnvVar var : container.getEnv()) {
-            env.put(var.getName(), underMounts(value(var, namespace, pod), mounts));
+            env.put(var.getName(), underMounts(value(var, namespace, pod, labels == null ? Map.of() : labels), mounts));
         }
         env.putAll(injected);
         String serviceAccount = podSpec.getServiceAccountName();
@@ -84,7 +85,9 @@ final class DeployedOperator {
         return value;
     }
 
-    private static String value(EnvVar var, String namespace, String pod) {
+    private static final java.util.regex.Pattern LABEL = java.util.regex.Pattern.compile("metadata\\.labels\\['(.+)'\\]");
+
+    private static String value(EnvVar var, String namespace, String pod, Map<String, String> labels) {
         if (var.getValueFrom() == null) {
             return var.getValue();
         }
@@ -94,6 +97,11 @@ final class DeployedOperator {
         }
         if (field != null && "metadata.name".equals(field.getFieldPath())) {
             return pod;
+        }
+        var label = field == null ? null : LABEL.matcher(field.getFieldPath());
+        if (label != null && label.matches()) {
+            // as the kubelet does: an absent label is an empty value
+            return labels.getOrDefault(label.group(1), "");
         }
         throw new IllegalArgumentException("env " + var.getName() + ": source " + var.getValueFrom()
                 + " is not emulated by the e2e suite; extend DeployedOperator");

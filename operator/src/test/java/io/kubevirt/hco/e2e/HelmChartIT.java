@@ -20,6 +20,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.kubevirt.hco.Repo;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.e2e.BuildOutputs.Result;
@@ -43,13 +44,18 @@ class HelmChartIT extends E2eScenario {
     @Test
     void chartCopiesMatchTheBuild() throws Exception {
         Path generatedCrd = ClusterSetup.GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml");
-        ClusterRole generatedRole = admin.load(Files.newInputStream(ClusterSetup.GENERATED.resolve("kubernetes.yml")))
-                .items().stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast).findFirst()
-                .orElseThrow();
+        List<HasMetadata> generated = admin.load(Files.newInputStream(ClusterSetup.GENERATED.resolve("kubernetes.yml")))
+                .items();
+        ClusterRole generatedRole = generated.stream().filter(ClusterRole.class::isInstance)
+                .map(ClusterRole.class::cast).findFirst().orElseThrow();
+        Role generatedNamespacedRole = generated.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .findFirst().orElseThrow();
         Map<Path, String> expected = Map.of(
                 CHART.resolve("crds/hyperconvergeds.hco.kubevirt.io-v1.yml"), Files.readString(generatedCrd),
                 CHART.resolve("files/rbac-rules.yaml"), YAML.writeValueAsString(
                         YAML.readValue(YAML.writeValueAsString(generatedRole.getRules()), List.class)),
+                CHART.resolve("files/rbac-namespaced-rules.yaml"), YAML.writeValueAsString(
+                        YAML.readValue(YAML.writeValueAsString(generatedNamespacedRole.getRules()), List.class)),
                 CHART.resolve("files/hco-operator.rules.yaml"),
                 Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")));
         for (var e : expected.entrySet()) {
@@ -113,6 +119,7 @@ class HelmChartIT extends E2eScenario {
             kinds.add(item.getKind());
         }
         assertThat(kinds).contains("CustomResourceDefinition", "ServiceAccount", "ClusterRole", "ClusterRoleBinding",
+                "Role", "RoleBinding",
                 "Deployment", "Service", "ServiceMonitor", "PodMonitor", "PrometheusRule");
         Deployment d = admin.apps().deployments().inNamespace(HELM_NS).withName("hco-operator").get();
         var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);

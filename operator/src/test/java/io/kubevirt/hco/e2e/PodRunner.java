@@ -24,8 +24,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 /**
  * The kubelet this machine does not have, for one namespace: binds each new pod to a fake node, runs
  * the real operator on the host with the pod's env and ServiceAccount (OperatorProcess), mirrors that
- * process's own readiness endpoint into the pod's Ready condition, and stops the process when the pod
- * is deleted (confirming the deletion, as a kubelet does). Only the operator's pods exist here.
+ * process's own readiness endpoint into the pod's Ready condition, starts the process again when it
+ * exits (restartPolicy Always, counted in restartCount), and stops it when the pod is deleted
+ * (confirming the deletion, as a kubelet does). Only the operator's pods exist here.
  */
 final class PodRunner implements AutoCloseable {
 
@@ -35,6 +36,7 @@ final class PodRunner implements AutoCloseable {
     private final KubernetesClient admin;
     private final String namespace;
     private final Map<String, OperatorProcess> running = new ConcurrentHashMap<>();
+    private final Map<String, Integer> restarts = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "pod-runner");
         t.setDaemon(true);
@@ -89,8 +91,17 @@ final class PodRunner implements AutoCloseable {
                 continue;
             }
             OperatorProcess process = running.get(name);
+            if (process != null && !process.alive()) {
+                // restartPolicy Always: the container is started again, in the same pod (same name)
+                System.out.println("[pod-runner] " + name + ": container exited, restarting it");
+                process.close();
+                running.remove(name);
+                process = null;
+                restarts.merge(name, 1, Integer::sum);
+            }
             if (process == null) {
-                process = DeployedOperator.startPod(api, admin, name, pod.getSpec(), namespace, Map.of());
+                process = DeployedOperator.startPod(api, admin, name, pod.getMetadata().getLabels(), pod.getSpec(),
+                        namespace, Map.of());
                 running.put(name, process);
             }
             report(pod, process.alive(), process.alive() && process.readiness() == 200);
@@ -105,8 +116,10 @@ final class PodRunner implements AutoCloseable {
     /** The pod's status as a kubelet would write it, only when it changes. */
     private void report(Pod pod, boolean alive, boolean ready) {
         PodStatus current = pod.getStatus();
-        String phase = alive ? "Running" : "Failed";
-        if (current != null && phase.equals(current.getPhase()) && ready == ready(current)) {
+        String phase = "Running";
+        int restartCount = restarts.getOrDefault(pod.getMetadata().getName(), 0);
+        if (current != null && phase.equals(current.getPhase()) && ready == ready(current)
+                && restartCount == restartCount(current)) {
             return;
         }
         String now = Instant.now().toString();
@@ -117,11 +130,21 @@ final class PodRunner implements AutoCloseable {
                 .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
                         condition("ContainersReady", ready, now), condition("Ready", ready, now))
                 .withContainerStatuses(new ContainerStatusBuilder().withName(container).withReady(ready)
-                        .withStarted(alive).withRestartCount(0).withImage(pod.getSpec().getContainers().get(0).getImage())
+                        .withStarted(alive).withRestartCount(restartCount).withImage(pod.getSpec().getContainers().get(0).getImage())
                         .withImageID("").withNewState().withNewRunning().withStartedAt(started).endRunning().endState()
                         .build())
                 .build());
         admin.pods().inNamespace(namespace).resource(pod).updateStatus();
+    }
+
+    private static int restartCount(PodStatus status) {
+        return status.getContainerStatuses() == null || status.getContainerStatuses().isEmpty() ? 0
+                : status.getContainerStatuses().get(0).getRestartCount();
+    }
+
+    /** How often the container of pod {@code name} was restarted. */
+    int restarts(String name) {
+        return restarts.getOrDefault(name, 0);
     }
 
     private static boolean ready(PodStatus status) {

@@ -3,6 +3,7 @@ package io.kubevirt.hco.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -30,8 +32,9 @@ import io.kubevirt.hco.simulator.ComponentSimulator;
  * Least privilege, proven on a real API server. The operator runs with exactly the rules the chart
  * and the bundle grant (the generated ClusterRole, which HelmChartIT and BundleIT keep equal to
  * theirs) through an exercise that uses every feature: leader election, the OperatorCondition,
- * install, metrics behind TokenReview + SubjectAccessReview, a spec change, deletion, a graceful
- * stop that hands the Lease back. Then each rule, and each verb of each rule, is removed in turn:
+ * install, metrics behind TokenReview + SubjectAccessReview, a spec change, deletion, a rollout
+ * in which the old revision's leader hands the Lease to the new revision's pod, a graceful stop that
+ * hands the Lease back. Then each rule, and each verb of each rule, is removed in turn:
  * every removal must make the exercise fail or be refused by the API server (a 403 in its audit
  * log for the operator's ServiceAccount). No wildcards anywhere.
  */
@@ -40,7 +43,8 @@ class RbacLeastPrivilegeIT {
     private static final Duration STEP = Duration.ofSeconds(45);
     private static RealApiServer api;
     private static KubernetesClient admin;
-    private static List<PolicyRule> granted;
+    /** The ClusterRole's rules, then the Role's (the operator's own namespace). */
+    private static List<Scoped> granted;
     private static int runs;
 
     @BeforeAll
@@ -48,8 +52,12 @@ class RbacLeastPrivilegeIT {
         api = new RealApiServer().start();
         admin = api.admin();
         ClusterSetup.installCrds(admin);
-        granted = admin.load(Files.newInputStream(ClusterSetup.GENERATED.resolve("kubernetes.yml"))).items().stream()
-                .filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast).findFirst().orElseThrow().getRules();
+        var generated = admin.load(Files.newInputStream(ClusterSetup.GENERATED.resolve("kubernetes.yml"))).items();
+        granted = new ArrayList<>();
+        generated.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast).findFirst().orElseThrow()
+                .getRules().forEach(r -> granted.add(new Scoped(r, false)));
+        generated.stream().filter(Role.class::isInstance).map(Role.class::cast).findFirst().orElseThrow()
+                .getRules().forEach(r -> granted.add(new Scoped(r, true)));
     }
 
     @AfterAll
@@ -59,7 +67,7 @@ class RbacLeastPrivilegeIT {
 
     @Test
     void theGrantedRulesHaveNoWildcardAndAreEnoughForEveryFeature() throws Exception {
-        for (PolicyRule r : granted) {
+        for (PolicyRule r : granted.stream().map(Scoped::rule).toList()) {
             assertThat(r.getVerbs()).doesNotContain("*");
             assertThat(r.getResources()).doesNotContain("*");
             assertThat(r.getApiGroups()).doesNotContain("*");
@@ -73,17 +81,18 @@ class RbacLeastPrivilegeIT {
     void removingAnyRuleOrAnyVerbBreaksTheExercise() throws Exception {
         Map<String, Outcome> results = new LinkedHashMap<>();
         for (int i = 0; i < granted.size(); i++) {
-            PolicyRule rule = granted.get(i);
+            PolicyRule rule = granted.get(i).rule();
+            boolean namespaced = granted.get(i).namespaced();
             if (rule.getVerbs().size() == 1) {
-                List<PolicyRule> without = new ArrayList<>(granted);
+                List<Scoped> without = new ArrayList<>(granted);
                 without.remove(i);
-                results.put("rule " + describe(rule), exercise(without));
+                results.put("rule " + describe(rule) + (namespaced ? " (namespace)" : ""), exercise(without));
             } else {
                 // removing the whole rule removes each of these verbs at once: implied by every verb being needed
                 for (String verb : rule.getVerbs()) {
-                    List<PolicyRule> fewer = new ArrayList<>(granted);
-                    fewer.set(i, new PolicyRuleBuilder(rule).withVerbs(rule.getVerbs().stream()
-                            .filter(v -> !v.equals(verb)).toList()).build());
+                    List<Scoped> fewer = new ArrayList<>(granted);
+                    fewer.set(i, new Scoped(new PolicyRuleBuilder(rule).withVerbs(rule.getVerbs().stream()
+                            .filter(v -> !v.equals(verb)).toList()).build(), namespaced));
                     results.put("verb " + verb + " on " + rule.getResources(), exercise(fewer));
                 }
             }
@@ -93,6 +102,10 @@ class RbacLeastPrivilegeIT {
         List<String> superfluous = results.entrySet().stream().filter(e -> e.getValue().passed())
                 .map(Map.Entry::getKey).toList();
         assertThat(superfluous).as("permissions whose removal broke nothing").isEmpty();
+    }
+
+    /** A granted rule and where: cluster-wide (ClusterRole) or in the operator's namespace (Role). */
+    record Scoped(PolicyRule rule, boolean namespaced) {
     }
 
     record Outcome(String failedStep, List<String> denied) {
@@ -112,18 +125,27 @@ class RbacLeastPrivilegeIT {
     }
 
     /** Every feature once, in a fresh namespace, with {@code rules} bound to the operator's ServiceAccount. */
-    private static Outcome exercise(List<PolicyRule> rules) throws Exception {
+    private static Outcome exercise(List<Scoped> rules) throws Exception {
         String ns = "rbac-" + (++runs);
         String user = "system:serviceaccount:" + ns + ":hco-operator";
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
-        String token = ClusterSetup.grant(admin, ns, "hco-operator", ns, rules);
+        String token = ClusterSetup.grant(admin, ns, "hco-operator", ns,
+                rules.stream().filter(r -> !r.namespaced()).map(Scoped::rule).toList(),
+                rules.stream().filter(Scoped::namespaced).map(Scoped::rule).toList());
         Cluster cluster = new Cluster(admin, ns);
         String condition = OperatorProcess.operatorConditionName("1.0.0");
         cluster.createOperatorCondition(condition);
+        // the operator as revision 1 of a Deployment would run it (RolloutHandover reads both revisions)
+        rollout(ns, 1);
         Map<String, String> env = new HashMap<>();
         env.put("HCO_METRICS_AUTH", "true");
-        try (OperatorProcess op = OperatorProcess.start("op-" + ns, api.kubeconfig("hco-operator", token, ns), ns,
-                "1.0.0", env, api.dir()); ComponentSimulator components = new ComponentSimulator(admin, ns, "1.0.0")) {
+        env.put("HCO_DEPLOYMENT_NAME", "hco-operator");
+        env.put("HCO_POD_TEMPLATE_HASH", "rev1");
+        env.put("HCO_HANDOVER_CHECK_INTERVAL", "1s");
+        Path kubeconfig = api.kubeconfig("hco-operator", token, ns);
+        OperatorProcess successor = null;
+        try (OperatorProcess op = OperatorProcess.start("op-" + ns, kubeconfig, ns, "1.0.0", env, api.dir());
+                ComponentSimulator components = new ComponentSimulator(admin, ns, "1.0.0")) {
             Step step = new Step(user, op);
             if (!step.until("ready (gate held, lease taken)", () -> op.readiness() == 200)) {
                 return step.outcome();
@@ -164,13 +186,37 @@ class RbacLeastPrivilegeIT {
                     && ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) == null))) {
                 return step.outcome();
             }
-            op.close();
-            if (!step.until("lease handed back on a graceful stop", () -> admin.leases().inNamespace(ns)
+            // a rollout: revision 2's pod starts as a standby, the leader of revision 1 hands it the Lease
+            rollout(ns, 2);
+            env.put("HCO_POD_TEMPLATE_HASH", "rev2");
+            OperatorProcess next = OperatorProcess.start("op2-" + ns, kubeconfig, ns, "1.0.0", env, api.dir());
+            successor = next;
+            if (!step.untilExiting("the leader of the old revision handed the lease to the new revision's pod", () -> {
+                var lease = admin.leases().inNamespace(ns).withName("hco-operator-lock").get();
+                return !op.alive() && lease != null && next.name().equals(lease.getSpec().getHolderIdentity());
+            })) {
+                return step.outcome();
+            }
+            step.follow(next);
+            String handedOver = admin.leases().inNamespace(ns).withName("hco-operator-lock").get().getMetadata()
+                    .getResourceVersion();
+            if (!step.until("the new revision's pod leads (renews the lease it was handed)", () -> {
+                var lease = admin.leases().inNamespace(ns).withName("hco-operator-lock").get();
+                return !handedOver.equals(lease.getMetadata().getResourceVersion())
+                        && next.name().equals(lease.getSpec().getHolderIdentity());
+            })) {
+                return step.outcome();
+            }
+            next.close();
+            if (!step.untilExiting("lease handed back on a graceful stop", () -> admin.leases().inNamespace(ns)
                     .withName("hco-operator-lock").get() == null)) {
                 return step.outcome();
             }
             return step.outcome();
         } finally {
+            if (successor != null) {
+                successor.close();
+            }
             admin.rbac().clusterRoleBindings().withName(ns).delete();
             admin.rbac().clusterRoles().withName(ns).delete();
             cleanUp(cluster, ns);
@@ -198,6 +244,26 @@ class RbacLeastPrivilegeIT {
         }
     }
 
+    /**
+     * What the Deployment controller would have left for revision {@code revision}: the Deployment
+     * at that revision and its ReplicaSet {@code hco-operator-rev<revision>} (no pods: the test runs
+     * the processes).
+     */
+    private static void rollout(String ns, int revision) {
+        var template = new io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder().withNewMetadata()
+                .addToLabels("app", "hco-operator").endMetadata().withNewSpec().addNewContainer().withName("hco-operator")
+                .withImage("hco-operator:" + revision).endContainer().endSpec().build();
+        var revisionAnnotation = Map.of("deployment.kubernetes.io/revision", Integer.toString(revision));
+        admin.apps().replicaSets().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder()
+                .withNewMetadata().withName("hco-operator-rev" + revision).withAnnotations(revisionAnnotation)
+                .endMetadata().withNewSpec().withReplicas(0).withNewSelector().addToMatchLabels("app", "hco-operator")
+                .endSelector().withTemplate(template).endSpec().build()).create();
+        admin.apps().deployments().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
+                .withNewMetadata().withName("hco-operator").withAnnotations(revisionAnnotation).endMetadata()
+                .withNewSpec().withReplicas(0).withNewSelector().addToMatchLabels("app", "hco-operator").endSelector()
+                .withTemplate(template).endSpec().build()).createOr(existing -> existing.update());
+    }
+
     private static String readerToken(String ns) {
         return ClusterSetup.grant(admin, ns, "prometheus", ns + "-metrics", ClusterSetup.METRICS_READER);
     }
@@ -205,7 +271,7 @@ class RbacLeastPrivilegeIT {
     /** Waits for one step, giving up early once the API server has refused the operator something. */
     private static final class Step {
         private final String user;
-        private final OperatorProcess op;
+        private OperatorProcess op;
         private final List<String> denied = new ArrayList<>();
         private long offset;
         private String failed;
@@ -216,14 +282,28 @@ class RbacLeastPrivilegeIT {
             this.offset = Files.size(api.auditLog());
         }
 
+        /** From now on the exercise follows this process (the previous one has handed over). */
+        void follow(OperatorProcess successor) {
+            op = successor;
+        }
+
         boolean until(String what, Callable<Boolean> done) throws Exception {
+            return until(what, done, false);
+        }
+
+        /** A step in which the followed process stops. */
+        boolean untilExiting(String what, Callable<Boolean> done) throws Exception {
+            return until(what, done, true);
+        }
+
+        private boolean until(String what, Callable<Boolean> done, boolean exitExpected) throws Exception {
             Instant end = Instant.now().plus(STEP);
             while (Instant.now().isBefore(end)) {
                 if (!denied().isEmpty()) {
                     failed = what;
                     return false;
                 }
-                if (!op.alive() && !what.startsWith("lease handed back")) {
+                if (!op.alive() && !exitExpected) {
                     // e.g. the operator SDK checks its Lease permissions (SelfSubjectAccessReview) and refuses to start
                     failed = what + " (the operator exited: " + lastError(op.log()) + ")";
                     return false;

@@ -39,15 +39,24 @@ final class RealOlm implements AutoCloseable {
         E2eBinaries bin = E2eBinaries.get();
         ClusterSetup.installOlmAndMonitoringCrds(admin);
         ClusterSetup.createNamespace(admin, OLM_NAMESPACE);
-        String kubeconfig = api.kubeconfig("e2e-admin", RealApiServer.ADMIN_TOKEN, "default").toString();
-        api.launch("kube-controller-manager", List.of(bin.kubeControllerManager().toString(),
-                "--kubeconfig=" + kubeconfig, "--leader-elect=false", "--secure-port=0",
-                "--use-service-account-credentials=false",
-                "--controllers=deployment-controller,replicaset-controller,garbage-collector-controller", "-v=1"));
+        String kubeconfig = startControllerManager(api).toString();
         // OLM reads its kubeconfig from the environment (controller-runtime's loader); no OpenShift
         // ClusterOperator to report to; metrics on OLM's fixed port, unused here
         api.launch("olm", List.of(bin.olm().toString(), "--namespace=" + OLM_NAMESPACE, "--writeStatusName=",
                 "--writePackageServerStatusName=", "--interval=30s"), Map.of("KUBECONFIG", kubeconfig));
+    }
+
+    /**
+     * kube-controller-manager with the controllers a Deployment needs (Deployments make ReplicaSets
+     * make Pods, rolling updates included) and garbage collection; returns the admin kubeconfig.
+     */
+    static java.nio.file.Path startControllerManager(RealApiServer api) throws IOException {
+        java.nio.file.Path kubeconfig = api.kubeconfig("e2e-admin", RealApiServer.ADMIN_TOKEN, "default");
+        api.launch("kube-controller-manager", List.of(E2eBinaries.get().kubeControllerManager().toString(),
+                "--kubeconfig=" + kubeconfig, "--leader-elect=false", "--secure-port=0",
+                "--use-service-account-credentials=false",
+                "--controllers=deployment-controller,replicaset-controller,garbage-collector-controller", "-v=1"));
+        return kubeconfig;
     }
 
     PodRunner kubelet(String namespace) {

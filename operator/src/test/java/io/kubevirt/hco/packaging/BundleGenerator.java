@@ -42,12 +42,13 @@ public final class BundleGenerator {
      * @param csvBase the hand-written CSV part
      * @param crd the generated CRD, verbatim
      * @param clusterRules the generated ClusterRole's rules
+     * @param namespacedRules the generated Role's rules (the operator's own namespace)
      * @param deployment the Deployment rendered from the chart
      * @param alertRules the PrometheusRule spec (groups)
      * @param example an example HyperConverged for alm-examples
      */
     public record Inputs(String version, Properties release, String csvBase, String crd, List<Object> clusterRules,
-            Map<String, Object> deployment, String alertRules, String example) {
+            List<Object> namespacedRules, Map<String, Object> deployment, String alertRules, String example) {
     }
 
     private BundleGenerator() {
@@ -87,7 +88,7 @@ public final class BundleGenerator {
             spec.put("replaces", replaces);
         }
         ownedCrd(spec, in.crd());
-        spec.put("install", install(deployment, in.clusterRules()));
+        spec.put("install", install(deployment, in.clusterRules(), in.namespacedRules()));
         return csv;
     }
 
@@ -112,17 +113,23 @@ public final class BundleGenerator {
         hco.put("resources", resources);
     }
 
-    private static Map<String, Object> install(Map<String, Object> deployment, List<Object> clusterRules) {
-        Map<String, Object> podSpec = child(child(child(deployment, "spec"), "template"), "spec");
+    private static Map<String, Object> permission(Map<String, Object> podSpec, List<Object> rules) {
         Map<String, Object> permission = new LinkedHashMap<>();
         permission.put("serviceAccountName", podSpec.get("serviceAccountName"));
-        permission.put("rules", clusterRules);
+        permission.put("rules", rules);
+        return permission;
+    }
+
+    private static Map<String, Object> install(Map<String, Object> deployment, List<Object> clusterRules,
+            List<Object> namespacedRules) {
+        Map<String, Object> podSpec = child(child(child(deployment, "spec"), "template"), "spec");
         Map<String, Object> dep = new LinkedHashMap<>();
         dep.put("name", child(deployment, "metadata").get("name"));
         dep.put("label", child(deployment, "metadata").get("labels"));
         dep.put("spec", deployment.get("spec"));
         Map<String, Object> strategy = new LinkedHashMap<>();
-        strategy.put("clusterPermissions", List.of(permission));
+        strategy.put("clusterPermissions", List.of(permission(podSpec, clusterRules)));
+        strategy.put("permissions", List.of(permission(podSpec, namespacedRules)));
         strategy.put("deployments", List.of(dep));
         Map<String, Object> install = new LinkedHashMap<>();
         install.put("strategy", "deployment");
