@@ -1,5 +1,6 @@
 package io.kubevirt.hco.gate;
 
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.HyperConvergedObservation;
 import io.kubevirt.hco.reconciler.StackSnapshots;
@@ -21,8 +23,9 @@ import io.kubevirt.hco.reconciler.StackSnapshots;
 /**
  * The gate while no HyperConverged exists. No reconcile runs then (there is no primary), yet OLM
  * must read something true: "nothing installed" (open) or "component CRs left without their
- * HyperConverged" (closed). Checked with fresh reads every idle-poll-interval and whenever OLM's
- * OperatorCondition changes, by the leader only; a check that fails publishes a closed gate.
+ * HyperConverged" (closed). Checked with fresh reads every idle-poll-interval, whenever OLM's
+ * OperatorCondition changes and when a stabilization window ends, by the leader only; a check that
+ * fails publishes a closed gate.
  */
 @ApplicationScoped
 public class AbsentStackWatcher {
@@ -134,6 +137,20 @@ public class AbsentStackWatcher {
         // every component was just read fresh from the API server: that is a full pass of this process
         gate.fullReconcileDone();
         GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), fresh::get, null, null);
-        return gate.evaluateIfQuiet(seen, input) != null;
+        GateDecision decision = gate.evaluateIfQuiet(seen, input);
+        if (decision != null && decision.recheckAfter() != null) {
+            recheckAfter(decision.recheckAfter());
+        }
+        return decision != null;
+    }
+
+    /**
+     * The window of an open "nothing installed" ends at a fixed instant: check again then, not at
+     * the next poll (which may be many seconds later, and readiness gate mode waits for it).
+     */
+    private void recheckAfter(Duration delay) {
+        if (timer != null && !timer.isShutdown()) {
+            timer.schedule(this::checkSafely, delay.toMillis() + 5, TimeUnit.MILLISECONDS);
+        }
     }
 }

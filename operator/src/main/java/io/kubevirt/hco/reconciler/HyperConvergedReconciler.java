@@ -229,7 +229,10 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         if (!isSingleton(hco)) {
             return DeleteControl.defaultDelete();
         }
-        // the gate closes first (the HyperConverged is being deleted), whatever the deletions do
+        // the gate closes first (the HyperConverged is being deleted), whatever the deletions do. This
+        // pass looks at every component, so it counts as this process's full pass: a process started
+        // while the stack is Terminating says "being deleted", not "Initializing", for as long as it is
+        gate.fullReconcileDone();
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, hco.getMetadata().getGeneration()),
                 d -> cached(context, d), null, null);
         GateDecision decision = gate.evaluate(input, hco);

@@ -150,6 +150,20 @@ class QuietClusterIT extends E2eScenario {
         within(30).until(() -> "True/NoStackInstalled".equals(olm.last("1.0.0")));
     }
 
+    /**
+     * No HyperConverged and nothing else happening: "nothing installed" opens when its stabilization
+     * window ends, not at the next idle poll (here two minutes away). Readiness gate mode waits for
+     * that opening, so a late one held up {@code helm install --wait}.
+     */
+    @Test
+    void nothingInstalledOpensWhenTheWindowEndsNotAtTheNextPoll() throws Exception {
+        olm.installCsv("1.0.0");
+        OperatorProcess op = operator("hco-v1", "1.0.0", Map.of("HCO_IDLE_POLL_INTERVAL", "120s",
+                "HCO_STABILIZATION_WINDOW", "3s"));
+        within(60).until(() -> op.readiness() == 200);
+        within(15).until(() -> "True/NoStackInstalled".equals(olm.last("1.0.0")));
+    }
+
     /** The policy is in force (policies take a moment to load): a dry-run delete is refused. */
     private boolean refusesDeletion() {
         try {

@@ -66,8 +66,10 @@ class ReadinessModeRolloutIT {
         Cluster cluster = new Cluster(admin, NS);
 
         // install: nothing to wait for yet (no HyperConverged), so both replicas turn ready
+        Instant start = Instant.now();
         Result install = helm(kubeconfig, "install", "1.0.0");
         assertThat(install.exit()).as(install.output()).isZero();
+        report("helm install --wait (two replicas ready)", start);
         assertThat(readyPods("1.0.0")).hasSize(2);
 
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
@@ -79,6 +81,7 @@ class ReadinessModeRolloutIT {
         assertThat(version(admin.pods().inNamespace(NS).withName(oldLeader).get())).isEqualTo("1.0.0");
         CompletableFuture<Result> upgrade = CompletableFuture.supplyAsync(() -> helmUnchecked(kubeconfig, "upgrade",
                 "2.0.0"));
+        start = Instant.now();
         // the new revision's pod took the lease from the old leader and drives the upgrade
         await().atMost(Duration.ofMinutes(3)).until(() -> upgradeable(cluster, "False", "UpgradeInProgress")
                 && "2.0.0".equals(leaderVersion()));
@@ -89,6 +92,7 @@ class ReadinessModeRolloutIT {
         components.runVersionAll("2.0.0");
         Result upgraded = upgrade.get(5, java.util.concurrent.TimeUnit.MINUTES);
         assertThat(upgraded.exit()).as(upgraded.output()).isZero();
+        report("helm upgrade --wait, after the components ran 2.0.0", componentsUpgraded);
         assertThat(StackSnapshots.recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)))
                 .isEqualTo("2.0.0");
         assertThat(readyPods("2.0.0")).hasSize(2);
@@ -101,10 +105,16 @@ class ReadinessModeRolloutIT {
 
         // a rolling restart at the same version: new pods read the leader's record and turn ready
         List<String> before = podNames();
+        start = Instant.now();
         admin.apps().deployments().inNamespace(NS).withName("hco-operator").rolling().restart();
         await().atMost(Duration.ofMinutes(3)).until(this::rolledOut);
-        assertThat(podNames()).doesNotContainAnyElementsOf(before);
+        report("rolling restart (kubectl rollout restart) complete", start);
+        await().atMost(Duration.ofSeconds(30)).until(() -> podNames().stream().noneMatch(before::contains));
         assertThat(upgradeable(cluster, "True", null)).isTrue();
+    }
+
+    private static void report(String what, Instant since) {
+        System.out.printf("[rollout] %s: %.1f s%n", what, Duration.between(since, Instant.now()).toMillis() / 1000.0);
     }
 
     /** The pod holding the Lease (its name is the identity), or null. */
@@ -136,8 +146,11 @@ class ReadinessModeRolloutIT {
                 && s.getAvailableReplicas() != null && s.getAvailableReplicas() == want;
     }
 
+    /** The pods that are not being deleted. */
     private List<String> podNames() {
-        return admin.pods().inNamespace(NS).list().getItems().stream().map(p -> p.getMetadata().getName()).toList();
+        return admin.pods().inNamespace(NS).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).map(p -> p.getMetadata().getName())
+                .toList();
     }
 
     private List<Pod> readyPods(String version) {

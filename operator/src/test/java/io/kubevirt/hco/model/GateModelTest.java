@@ -76,7 +76,7 @@ class GateModelTest {
     void theModelFindsTheViolationsOfAClockBasedObservationRule() {
         int[] violating = { 0 };
         qt().withExamples(SCHEDULES * 4).withFixedSeed(SEED + 3).forAll(schedules()).checkAssert(schedule -> {
-            StackModel model = new StackModel(true);
+            StackModel model = new StackModel(true, false);
             schedule.forEach(model::step);
             if (!model.violations.isEmpty()) {
                 violating[0]++;
@@ -85,6 +85,42 @@ class GateModelTest {
         System.out.printf("[model] clock-based evidence: %d of %d schedules let OLM read True too early%n", violating[0],
                 SCHEDULES * 4);
         assertThat(violating[0]).isPositive();
+    }
+
+    /**
+     * Sensitivity: with the old cleanup (component CRs deleted before any evaluation, so KubeVirt's
+     * refusal left the earlier decision standing), the model finds OLM reading Upgradeable=True
+     * after the leader had reconciled the HyperConverged's deletion.
+     */
+    @Test
+    void theModelFindsTheStaleTrueOfACleanupThatDeletesBeforeItEvaluates() {
+        int[] violating = { 0 };
+        qt().withExamples(SCHEDULES * 4).withFixedSeed(SEED + 4).forAll(schedules()).checkAssert(schedule -> {
+            StackModel model = new StackModel(false, true);
+            schedule.forEach(model::step);
+            if (model.violations.stream().anyMatch(v -> v.contains("reconciled the HyperConverged's deletion"))) {
+                violating[0]++;
+            }
+        });
+        System.out.printf("[model] cleanup deleting before evaluating: %d of %d schedules let OLM read a stale True%n",
+                violating[0], SCHEDULES * 4);
+        assertThat(violating[0]).isPositive();
+    }
+
+    /** Both new behaviours occur in the generated schedules: leader changes, and deletions that are refused. */
+    @Test
+    void theGeneratedSchedulesChangeLeadersAndDeleteTheStack() {
+        int[] leaderChanges = { 0 };
+        int[] deletions = { 0 };
+        qt().withExamples(2_000).withFixedSeed(SEED + 2).forAll(schedules()).checkAssert(schedule -> {
+            StackModel model = run(schedule);
+            leaderChanges[0] += (int) model.trace.stream().filter(t -> t.startsWith("the standby takes over")).count();
+            deletions[0] += model.deleted() ? 1 : 0;
+        });
+        System.out.printf("[model] 2000 schedules: %d leader changes, %d with the HyperConverged deleted%n",
+                leaderChanges[0], deletions[0]);
+        assertThat(leaderChanges[0]).isGreaterThan(1000);
+        assertThat(deletions[0]).isGreaterThan(100);
     }
 
     static StackModel run(List<Integer> schedule) {

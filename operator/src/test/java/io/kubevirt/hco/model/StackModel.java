@@ -47,10 +47,12 @@ final class StackModel {
     static final Duration WINDOW = Duration.ofSeconds(5);
     static final int MAX_RELEASE = 5;
     private static final int N = COMPONENTS.length;
-    /** 24 single steps, and 8 codes (a quarter of all steps) for a second of normal life. */
-    static final int KINDS = 32;
+    /** 26 single steps, and 8 codes (about a quarter of all steps) for a second of normal life. */
+    static final int KINDS = 34;
     /** GateService retries a decision that did not reach the OperatorCondition after this long. */
     static final Duration WRITE_RETRY = Duration.ofSeconds(2);
+    /** HyperConvergedReconciler retries a refused component deletion after this long. */
+    static final Duration DELETION_REFUSED_RETRY = Duration.ofSeconds(15);
     /** The reconciler's longest sleep without events (hco.gate.reassert-interval). */
     static final Duration MAX_INTERVAL = Duration.ofSeconds(60);
     static final int CODES = KINDS * N * 4 * 4;
@@ -58,8 +60,8 @@ final class StackModel {
             "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +k", "cache hco +k", "reconcile",
             "crash after k component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
             "refresh # heartbeats", "clock # off by k", "OLM recreates the OperatorCondition", "a standby starts",
-            "the next k OperatorCondition writes fail",
-            "second of normal life" };
+            "the next k OperatorCondition writes fail", "the standby takes over the lease",
+            "delete the HyperConverged (KubeVirt refuses while VMs exist)", "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
     private long rv = 1;
@@ -83,6 +85,11 @@ final class StackModel {
     private final Instant[] reportDeadline = new Instant[N];
     /** Sensitivity check: judge status-written components by the old clock comparison instead. */
     final boolean clockEvidence;
+    /**
+     * Sensitivity check: the old cleanup, which deleted the component CRs before it evaluated, so a
+     * refused deletion left the previous decision in place.
+     */
+    final boolean deleteBeforeEvaluating;
 
     // ---- releases and OLM ----
     int installed = 1;
@@ -100,17 +107,23 @@ final class StackModel {
     private String lastDecision;
 
     StackModel() {
-        this(false);
+        this(false, false);
     }
 
-    StackModel(boolean clockEvidence) {
+    StackModel(boolean clockEvidence, boolean deleteBeforeEvaluating) {
         this.clockEvidence = clockEvidence;
-        hco.add(new HcoRevision(rv++, 1, null, null));
+        this.deleteBeforeEvaluating = deleteBeforeEvaluating;
+        hco.add(new HcoRevision(rv++, 1, null, null, false));
         for (int c = 0; c < N; c++) {
             crs.add(new ArrayList<>());
             truth[c] = new Truth(null, 0, true, false);
         }
         startProcess();
+    }
+
+    /** Whether the HyperConverged was deleted in this schedule. */
+    boolean deleted() {
+        return last(hco).deleting();
     }
 
     String version() {
@@ -153,6 +166,13 @@ final class StackModel {
             case 21 -> operatorConditionRecreated();
             case 22 -> standbyStarts();
             case 23 -> failingWrites = k;
+            case 24 -> leaderChanges();
+            // rare (1 code in 16 of its kind): a deleted stack stays closed for the rest of the schedule
+            case 25 -> {
+                if (c == 0 && k == 4) {
+                    deleteHyperConverged();
+                }
+            }
             default -> everyoneDoesTheirJob(k % 2 == 0);
         }
     }
@@ -194,7 +214,8 @@ final class StackModel {
 
     void editSpec() {
         HcoRevision last = last(hco);
-        hco.add(new HcoRevision(rv++, last.generation() + 1, last.observedGeneration(), last.recordedVersion()));
+        hco.add(new HcoRevision(rv++, last.generation() + 1, last.observedGeneration(), last.recordedVersion(),
+                last.deleting()));
     }
 
     /** The component operator works: starts or finishes its upgrade to the installed version, or processes its spec. */
@@ -378,6 +399,30 @@ final class StackModel {
         operatorConditionEvent = true;
     }
 
+    /**
+     * The leader stops (killed, or a rollout hands over) and the standby, running all along, takes
+     * the lease: its controllers start now with fresh caches and no decision state; it wrote its
+     * Initializing when it started ("a standby starts"), not now. Leases keep the two from
+     * overlapping (the old leader stops writing within the renew deadline, before the lease can
+     * be taken), so the old leader writes nothing after this.
+     */
+    void leaderChanges() {
+        process = new Process();
+        process.held = true;
+    }
+
+    /**
+     * An administrator deletes the HyperConverged while VMs exist: the finalizer keeps it, and
+     * KubeVirt's webhook refuses the deletion of its CR for the rest of the schedule. (The other
+     * components' CRs are being finalized by their operators and stay in the model too.)
+     */
+    void deleteHyperConverged() {
+        HcoRevision last = last(hco);
+        if (!last.deleting()) {
+            hco.add(new HcoRevision(rv++, last.generation(), last.observedGeneration(), last.recordedVersion(), true));
+        }
+    }
+
     /** The process dies in the middle of a reconcile, after writing up to {@code writes} component specs. */
     void crashDuringReconcile(int writes) {
         reconcile(writes);
@@ -392,6 +437,10 @@ final class StackModel {
     private void reconcile(int maxWrites) {
         Process p = process;
         HcoRevision h = p.hcoCache();
+        if (h.deleting()) {
+            cleanup(p, h);
+            return;
+        }
         String failure = null;
         int writes = 0;
         for (int c = 0; c < N && failure == null; c++) {
@@ -454,21 +503,8 @@ final class StackModel {
         operatorConditionEvent = false;
         p.nextTimer = decision.recheckAfter() != null ? now.plus(decision.recheckAfter()).plusMillis(5)
                 : now.plus(MAX_INTERVAL);
-        lastDecision = decision.reason() + ": " + decision.message();
-        // GateService.publish: the first opening write of a process is a closing one; a refused write
-        // leaves OLM reading the previous value and is retried after WRITE_RETRY, without an event
-        if (failingWrites > 0) {
-            failingWrites--;
-            p.nextTimer = java.util.Collections.min(List.of(p.nextTimer, now.plus(WRITE_RETRY)));
-        } else if (decision.upgradeable() && !p.held) {
-            condition.write(false, GateReason.Initializing.name(), null);
-            p.held = true;
-            p.nextTimer = java.util.Collections.min(List.of(p.nextTimer, now.plus(WRITE_RETRY)));
-        } else {
-            condition.write(decision.upgradeable(), decision.reason().name(),
-                    new Evidence(version(), h.generation(), h.recordedVersion(), seen, latestGenerations));
-            p.held = true;
-        }
+        publish(p, decision, new Evidence(version(), h.generation(), h.recordedVersion(), seen, latestGenerations,
+                h.deleting()));
         // the HyperConverged status: applied generation, and the version once everything converged
         boolean recordNow = failure == null && assessment.componentsConverged() && !version().equals(h.recordedVersion());
         if (recordNow) {
@@ -479,10 +515,54 @@ final class StackModel {
         if (!java.util.Objects.equals(observed, h.observedGeneration()) || !java.util.Objects.equals(recorded,
                 h.recordedVersion())) {
             if (h == last(hco)) {
-                hco.add(new HcoRevision(rv++, h.generation(), observed, recorded));
+                hco.add(new HcoRevision(rv++, h.generation(), observed, recorded, h.deleting()));
             }
             // else: 409 on the status PUT; the next reconcile retries on fresher data
         }
+    }
+
+    /**
+     * GateService.publish: the first opening write of a process is a closing one; a refused write
+     * leaves OLM reading the previous value and is retried after WRITE_RETRY, without an event.
+     */
+    private void publish(Process p, GateDecision decision, Evidence evidence) {
+        lastDecision = decision.reason() + ": " + decision.message();
+        if (failingWrites > 0) {
+            failingWrites--;
+            p.writePending = true;
+            p.nextTimer = java.util.Collections.min(List.of(p.nextTimer, now.plus(WRITE_RETRY)));
+        } else if (decision.upgradeable() && !p.held) {
+            condition.write(false, GateReason.Initializing.name(), null);
+            p.held = true;
+            p.writePending = false;
+            p.nextTimer = java.util.Collections.min(List.of(p.nextTimer, now.plus(WRITE_RETRY)));
+        } else {
+            condition.write(decision.upgradeable(), decision.reason().name(), evidence);
+            p.held = true;
+            p.writePending = false;
+        }
+    }
+
+    /**
+     * HyperConvergedReconciler.cleanup: the decision on the Terminating HyperConverged is published
+     * first, then the component CRs are deleted; KubeVirt refuses, so the finalizer stays and the
+     * deletion is retried after DELETION_REFUSED_RETRY.
+     */
+    private void cleanup(Process p, HcoRevision h) {
+        p.sawDeletion = true;
+        operatorConditionEvent = false;
+        p.nextTimer = now.plus(DELETION_REFUSED_RETRY);
+        if (deleteBeforeEvaluating) {
+            lastDecision = "(deletion refused before any evaluation)";
+            return;
+        }
+        p.fullReconcileDone = true;
+        Snapshot snap = snapshot(p, h, h.generation(), null);
+        GateDecision decision = Stabilizer.decide(snap.assessment(), p.openSince, WINDOW, now);
+        p.openSince = decision.openSince();
+        p.lastAssessmentOpen = snap.assessment().open();
+        publish(p, decision, new Evidence(version(), h.generation(), h.recordedVersion(), snap.seen(),
+                snap.latestGenerations(), true));
     }
 
     private record Snapshot(GateInput input, Assessment assessment, ComponentRevision[] seen, long[] latestGenerations) {
@@ -502,7 +582,7 @@ final class StackModel {
                     new ComponentExpectation(COMPONENTS[c], version(), EVIDENCE[c], true, p.lastWrites[c]), observation));
         }
         GateInput input = new GateInput(now, version(), p.fullReconcileDone, true,
-                new HyperConvergedObservation(true, false, h.generation(), applied, h.recordedVersion()), components,
+                new HyperConvergedObservation(true, h.deleting(), h.generation(), applied, h.recordedVersion()), components,
                 failure == null ? null : "applying component specs failed: " + failure);
         return new Snapshot(input, GateEvaluator.assess(input), seen, latestGenerations);
     }
@@ -544,8 +624,13 @@ final class StackModel {
     private void checkInvariant(OperatorCondition.Write read) {
         Evidence e = read.evidence();
         String problem = null;
-        if (e == null) {
+        if (process.sawDeletion && !process.writePending) {
+            // (a refused write is retried; until it lands OLM reads the earlier value, as for any decision)
+            problem = "Upgradeable=True after the leader reconciled the HyperConverged's deletion";
+        } else if (e == null) {
             problem = "Upgradeable=True with no snapshot behind it";
+        } else if (e.hcoDeleting()) {
+            problem = "Upgradeable=True decided on a HyperConverged being deleted";
         } else if (!e.version().equals(version())) {
             problem = "written by " + e.version() + " while " + version() + " runs";
         } else if (!e.version().equals(e.recordedVersion())) {
@@ -617,6 +702,17 @@ final class StackModel {
                     return "converged only " + Duration.between(settleStart, now) + " after everything settled";
                 }
             }
+            if (last(hco).deleting()) {
+                // a Terminating stack whose deletion KubeVirt refuses: closed, saying so, never open
+                if (condition.latest != null && condition.latest.upgradeable()) {
+                    return "opened while the HyperConverged is being deleted";
+                }
+                if (process.sawDeletion && condition.latest != null
+                        && GateReason.HyperConvergedMissing.name().equals(condition.latest.reason())) {
+                    return condition.olmRead() == null ? null : "OLM reads True on a Terminating HyperConverged";
+                }
+                continue;
+            }
             if (condition.latest != null && condition.latest.upgradeable()) {
                 Duration took = Duration.between(firstOpen, now);
                 if (took.compareTo(WINDOW.plusSeconds(1).plusMillis(N)) > 0) {
@@ -630,6 +726,10 @@ final class StackModel {
                 return null;
             }
         }
+        if (last(hco).deleting()) {
+            return "the HyperConverged is being deleted, and the gate never said so: last decision "
+                    + (condition.latest == null ? "none" : condition.latest.reason());
+        }
         return "never opened: last decision " + (condition.latest == null ? "none" : condition.latest.reason())
                 + (firstOpen == null ? ", never converged" : ", converged since " + firstOpen);
     }
@@ -642,7 +742,7 @@ final class StackModel {
 
     /** What the operator based an OperatorCondition write on. */
     record Evidence(String version, long hcoGeneration, String recordedVersion, ComponentRevision[] revisions,
-            long[] latestGenerations) {
+            long[] latestGenerations, boolean hcoDeleting) {
     }
 
     /** The in-memory state of one operator process, and its informer caches. */
@@ -656,6 +756,10 @@ final class StackModel {
         boolean fullReconcileDone;
         boolean held;
         boolean lastAssessmentOpen;
+        /** This process has reconciled the HyperConverged's deletion. */
+        boolean sawDeletion;
+        /** Its last OperatorCondition write was refused and waits for its retry. */
+        boolean writePending;
 
         Process() {
             // the SDK reconciles every primary once at start-up
