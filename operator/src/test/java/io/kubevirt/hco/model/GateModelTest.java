@@ -114,7 +114,7 @@ class GateModelTest {
         int[] deletions = { 0 };
         qt().withExamples(2_000).withFixedSeed(SEED + 2).forAll(schedules()).checkAssert(schedule -> {
             StackModel model = run(schedule);
-            leaderChanges[0] += (int) model.trace.stream().filter(t -> t.startsWith("the standby takes over")).count();
+            leaderChanges[0] += (int) model.trace.stream().filter(t -> t.equals("the standby becomes leader")).count();
             deletions[0] += model.deleted() ? 1 : 0;
         });
         System.out.printf("[model] 2000 schedules: %d leader changes, %d with the HyperConverged deleted%n",

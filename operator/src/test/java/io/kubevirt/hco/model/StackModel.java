@@ -60,7 +60,7 @@ final class StackModel {
             "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +k", "cache hco +k", "reconcile",
             "crash after k component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
             "refresh # heartbeats", "clock # off by k", "OLM recreates the OperatorCondition", "a standby starts",
-            "the next k OperatorCondition writes fail", "the standby takes over the lease",
+            "the next k OperatorCondition writes fail", "the standby becomes leader",
             "delete the HyperConverged (KubeVirt refuses while VMs exist)", "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
