@@ -1,8 +1,16 @@
+{{- /* every object: Kubernetes' recommended labels, the version being the chart's appVersion */ -}}
 {{- define "hco.labels" -}}
-app.kubernetes.io/name: hco-operator
-app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/version: {{ .Values.versions.operator | quote }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "hco.podLabels" . }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- /* the pods: no chart label, so that a chart-only change does not restart them */ -}}
+{{- define "hco.podLabels" -}}
+{{ include "hco.selector" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: operator
+app.kubernetes.io/part-of: hco-operator
 {{- end }}
 
 {{- define "hco.selector" -}}
@@ -28,5 +36,16 @@ tlsConfig:
     secret:
       name: {{ include "hco.tlsSecret" . }}
       key: {{ if eq .Values.metrics.tls.mode "selfSigned" }}tls.crt{{ else }}ca.crt{{ end }}
+{{- end }}
+{{- end }}
+
+{{- /* with metrics auth on, Prometheus presents the scraper ServiceAccount's token (its Secret) */ -}}
+{{- define "hco.scrapeAuth" -}}
+{{- if .Values.metrics.auth }}
+authorization:
+  type: Bearer
+  credentials:
+    name: hco-operator-metrics-scraper-token
+    key: token
 {{- end }}
 {{- end }}

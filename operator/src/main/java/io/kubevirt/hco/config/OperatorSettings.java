@@ -73,6 +73,14 @@ public interface OperatorSettings {
         /** How long a token's verdict is reused. */
         @WithDefault("30s")
         Duration authCacheTtl();
+
+        /**
+         * The ServiceAccount Prometheus scrapes with (the chart and the CSV create it and grant it
+         * get on /metrics). With auth on, the operator keeps its token Secret {@code <name>-token},
+         * which the shipped ServiceMonitor names. Empty: none.
+         */
+        @WithDefault("hco-operator-metrics-scraper")
+        String scraperServiceAccount();
     }
 
     interface LeaderElection {

@@ -16,7 +16,8 @@ import io.quarkus.vertx.http.ManagementInterface;
 /**
  * {@code GET /q/hco/gate} on the management port (next to health and metrics, so it answers while
  * readiness is DOWN): the current decision and its evidence, as JSON, or as text with
- * {@code ?format=text}. 503 until the first decision has been taken.
+ * {@code ?format=text}. 503 until the first decision has been taken. A standby, which takes no
+ * decision, relays the one the leader published and names the leader ({@link PublishedDecision}).
  */
 @ApplicationScoped
 public class GateExplainRoute {
@@ -34,8 +35,16 @@ public class GateExplainRoute {
     @Inject
     OperatorSettings settings;
 
+    @Inject
+    StandbyRelay relay;
+
     void register(@Observes ManagementInterface management) {
-        management.router().get(PATH).handler(ctx -> {
+        management.router().get(PATH).blockingHandler(ctx -> {
+            boolean text = "text".equals(ctx.request().getParam("format"));
+            if (!gate.leader()) {
+                relay(ctx, text);
+                return;
+            }
             GateExplanation explanation = gate.explain();
             if (explanation == null) {
                 ctx.response().setStatusCode(503).putHeader("Content-Type", "text/plain")
@@ -43,7 +52,7 @@ public class GateExplainRoute {
                 return;
             }
             try {
-                if ("text".equals(ctx.request().getParam("format"))) {
+                if (text) {
                     ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end(explanation.toText());
                 } else {
                     ctx.response().putHeader("Content-Type", "application/json").end(json.writeValueAsString(explanation));
@@ -52,5 +61,21 @@ public class GateExplainRoute {
                 ctx.response().setStatusCode(500).end("cannot render the explanation: " + e.getMessage() + "\n");
             }
         });
+    }
+
+    /** A standby: the leader's published decision, and who the leader is (blocking: two GETs). */
+    private void relay(io.vertx.ext.web.RoutingContext ctx, boolean text) {
+        try {
+            PublishedDecision published = relay.read();
+            if (text) {
+                ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end(published.toText());
+            } else {
+                ctx.response().putHeader("Content-Type", "application/json").end(json.writeValueAsString(published));
+            }
+        } catch (Exception e) {
+            ctx.response().setStatusCode(503).putHeader("Content-Type", "text/plain")
+                    .end("this replica is a standby and cannot read the leader's published decision: " + e.getMessage()
+                            + "\n");
+        }
     }
 }

@@ -48,7 +48,7 @@ public class Leadership extends LeaderElectionConfiguration {
     }
 
     /** The pod name where there is one (as kubectl shows it), else a random one: never shared by two processes. */
-    static String identity() {
+    public static String identity() {
         String host = System.getenv("HOSTNAME");
         return host == null || host.isBlank() ? "hco-operator-" + UUID.randomUUID() : host;
     }

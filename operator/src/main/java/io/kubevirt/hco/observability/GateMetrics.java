@@ -11,6 +11,8 @@ import io.kubevirt.hco.core.Blocker;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.GateReason;
+import io.kubevirt.hco.core.StackConditions;
+import io.kubevirt.hco.core.SystemHealth;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
@@ -21,18 +23,13 @@ import io.micrometer.core.instrument.Tags;
 @ApplicationScoped
 public class GateMetrics {
 
-    /** kubevirt_hco_system_health_status values, as upstream: 0 healthy, 1 warning, 2 error. */
-    static final int HEALTHY = 0;
-    static final int WARNING = 1;
-    static final int ERROR = 2;
-
     @Inject
     MeterRegistry registry;
 
     private final AtomicInteger upgradeable = new AtomicInteger();
     private final AtomicInteger upgradeInProgress = new AtomicInteger();
     private final AtomicInteger crExists = new AtomicInteger();
-    private final AtomicInteger systemHealth = new AtomicInteger(ERROR);
+    private final AtomicInteger systemHealth = new AtomicInteger(SystemHealth.ERROR.value());
     private final AtomicInteger stabilizing = new AtomicInteger();
     private final Map<String, AtomicInteger> componentReady = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> componentVersionMatch = new ConcurrentHashMap<>();
@@ -49,8 +46,9 @@ public class GateMetrics {
                 Tags.empty(), upgradeInProgress);
         gauge("kubevirt_hco_hyperconverged_cr_exists", "1 when the HyperConverged singleton exists", Tags.empty(),
                 crExists);
-        gauge("kubevirt_hco_system_health_status", "0 healthy, 1 warning (something blocks), 2 error (degraded or "
-                + "evaluation failure)", Tags.empty(), systemHealth);
+        gauge("kubevirt_hco_system_health_status", "Upstream's meaning, from the HyperConverged conditions: 0 healthy, "
+                + "1 warning (ReconcileComplete not True, or Progressing), 2 error (not Available, or Degraded)",
+                Tags.empty(), systemHealth);
         gauge("kubevirt_hco_gate_stabilizing", "1 while everything holds but the stabilization window still runs",
                 Tags.empty(), stabilizing);
     }
@@ -74,17 +72,16 @@ public class GateMetrics {
         systemHealth.set(health(input, decision));
     }
 
-    /** Error when a component is degraded or the evaluation failed; warning while anything blocks; else healthy. */
+    /**
+     * Upstream's meaning, from the HyperConverged conditions this decision yields. With no
+     * HyperConverged there are no such conditions: healthy when nothing is installed (upstream's
+     * HCOInstallationIncomplete reports the missing CR), warning when component CRs were left behind.
+     */
     private static int health(GateInput input, GateDecision decision) {
-        boolean error = decision.assessment().blockers().stream().anyMatch(
-                b -> b.reason() == GateReason.ComponentDegraded || b.reason() == GateReason.EvaluationError);
-        if (error) {
-            return ERROR;
-        }
         if (!input.hyperConverged().present()) {
-            return decision.upgradeable() ? HEALTHY : WARNING;
+            return decision.upgradeable() ? SystemHealth.HEALTHY.value() : SystemHealth.WARNING.value();
         }
-        return decision.assessment().blockers().isEmpty() ? HEALTHY : WARNING;
+        return SystemHealth.of(StackConditions.summarize(input, decision)).value();
     }
 
     /** Time the gate spent closed, attributed to the reason it was closed for. */

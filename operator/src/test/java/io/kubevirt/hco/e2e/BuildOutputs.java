@@ -72,7 +72,7 @@ final class BuildOutputs {
         }
         // no chart-made certificate under OLM: nothing would create its Secret (see README, TLS)
         Result rendered = helm("template", BundleGenerator.PACKAGE, CHART.toString(), "--namespace", "placeholder",
-                "--set", "metrics.tls.mode=none");
+                "--set", "metrics.tls.mode=none", "--api-versions", "monitoring.coreos.com/v1");
         if (rendered.exit() != 0) {
             throw new IllegalStateException("helm template failed: " + rendered.output());
         }
@@ -82,7 +82,7 @@ final class BuildOutputs {
                 Files.readString(OLM_SOURCES.resolve("csv-base.yaml")),
                 Files.readString(ClusterSetup.GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")),
                 (List<Object>) clusterRole.get("rules"), (List<Object>) ofKind(generated, "Role").get("rules"),
-                ofKind(documents(rendered.output()), "Deployment"),
+                ofKind(documents(rendered.output()), "Deployment"), ofKind(documents(rendered.output()), "ServiceMonitor"),
                 Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")),
                 Files.readString(OLM_SOURCES.resolve("example-hyperconverged.yaml")));
     }

@@ -87,6 +87,8 @@ class BundleIT extends E2eScenario {
     void manifestsAreAcceptedByARealApiServerAndTheCsvDeploymentRunsTheOperator() throws Exception {
         ClusterSetup.installOlmAndMonitoringCrds(admin);
         ClusterSetup.createNamespace(admin, OLM_NS);
+        // its token controller fills the scraper's token Secret, as in a cluster
+        RealOlm.startControllerManager(api);
         List<String> kinds = new ArrayList<>();
         GenericKubernetesResource csv = null;
         try (Stream<Path> files = Files.list(BuildOutputs.BUNDLE.resolve("manifests"))) {
@@ -105,7 +107,7 @@ class BundleIT extends E2eScenario {
             }
         }
         assertThat(kinds).containsExactlyInAnyOrder("ClusterServiceVersion", "CustomResourceDefinition", "Service",
-                "ClusterRole", "PrometheusRule");
+                "ClusterRole", "PrometheusRule", "ServiceMonitor");
         assertThat(csv).isNotNull();
 
         // what OLM does on install: ServiceAccount, the (cluster)Permissions, the OperatorCondition, the env it injects
@@ -119,6 +121,14 @@ class BundleIT extends E2eScenario {
         ClusterSetup.grant(admin, OLM_NS, serviceAccount, "hco-olm-csv",
                 Serialization.jsonMapper().convertValue(permission.get("rules"), ruleList),
                 Serialization.jsonMapper().convertValue(namespaced.get("rules"), ruleList));
+        // the other clusterPermissions: the metrics scraper Prometheus uses
+        List<Map<String, Object>> others = ((List<Map<String, Object>>) strategy.get("clusterPermissions"))
+                .subList(1, ((List<?>) strategy.get("clusterPermissions")).size());
+        for (Map<String, Object> other : others) {
+            ClusterSetup.grant(admin, OLM_NS, (String) other.get("serviceAccountName"),
+                    "hco-olm-csv-" + other.get("serviceAccountName"),
+                    Serialization.jsonMapper().convertValue(other.get("rules"), ruleList));
+        }
         String csvName = csv.getMetadata().getName();
         Cluster olmCluster = new Cluster(admin, OLM_NS);
         olmCluster.createOperatorCondition(csvName);
@@ -134,6 +144,12 @@ class BundleIT extends E2eScenario {
         // readiness comes after Initializing was written; by now the gate may have moved on, but never to True
         assertThat(olmCluster.upgradeable(csvName)).as("a closed gate written before readiness")
                 .containsEntry("status", "False");
+        // Prometheus scrapes as the bundle's ServiceMonitor tells it to, with nothing granted by hand
+        var monitor = admin.genericKubernetesResources("monitoring.coreos.com/v1", "ServiceMonitor").inNamespace(OLM_NS)
+                .withName("hco-operator").get();
+        within(90).ignoreExceptions().until(() -> PrometheusScrape.scrape(admin, monitor, op.managementPort())
+                .startsWith("200"));
+        assertThat(PrometheusScrape.scrape(admin, monitor, op.managementPort())).contains("kubevirt_hco_upgradeable");
 
         olmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         String version = (String) csv.get("spec", "version");

@@ -54,6 +54,11 @@ final class DevModeProcess implements AutoCloseable {
         return OperatorProcess.get(http, URI.create("http://127.0.0.1:" + managementPort + path), null);
     }
 
+    /** {@link #management(String)} for a one-shot check: no answer is retried for up to a minute. */
+    String managementPatiently(String path) {
+        return OperatorProcess.patiently(() -> management(path));
+    }
+
     String devUi(String page) {
         return "http://localhost:" + httpPort + "/q/dev-ui/" + page;
     }

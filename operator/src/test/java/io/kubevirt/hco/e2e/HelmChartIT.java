@@ -51,7 +51,7 @@ class HelmChartIT extends E2eScenario {
         Role generatedNamespacedRole = generated.stream().filter(Role.class::isInstance).map(Role.class::cast)
                 .findFirst().orElseThrow();
         Map<Path, String> expected = Map.of(
-                CHART.resolve("crds/hyperconvergeds.hco.kubevirt.io-v1.yml"), Files.readString(generatedCrd),
+                CHART.resolve("files/crds/hyperconvergeds.hco.kubevirt.io-v1.yml"), Files.readString(generatedCrd),
                 CHART.resolve("files/rbac-rules.yaml"), YAML.writeValueAsString(
                         YAML.readValue(YAML.writeValueAsString(generatedRole.getRules()), List.class)),
                 CHART.resolve("files/rbac-namespaced-rules.yaml"), YAML.writeValueAsString(
@@ -95,7 +95,8 @@ class HelmChartIT extends E2eScenario {
                 assertThat(template.output()).as(name).contains(expected);
             }
         }
-        Result monitoring = helm("template", "x", CHART.toString(), "-f", Repo.path("helm/test-values/valid-production.yaml").toString());
+        Result monitoring = helm("template", "x", CHART.toString(), "-f", Repo.path("helm/test-values/valid-production.yaml").toString(),
+                "--api-versions", "monitoring.coreos.com/v1");
         assertThat(monitoring.output()).contains("kind: ServiceMonitor", "kind: PrometheusRule",
                 "alert: HCOUpgradeStuck", "{{ $labels.component }} has not converged", "replicas: 3");
     }
@@ -104,10 +105,13 @@ class HelmChartIT extends E2eScenario {
     void renderedManifestsAreAcceptedByARealApiServerAndTheDeploymentRunsTheOperator() throws Exception {
         ClusterSetup.installOlmAndMonitoringCrds(admin);
         ClusterSetup.createNamespace(admin, HELM_NS);
+        // its token controller fills the scraper's token Secret, as in a cluster
+        RealOlm.startControllerManager(api);
         // its own namespace: the operator below runs with the chart's RBAC only, not the suite's
-        Result rendered = helm("template", "hco", CHART.toString(), "--namespace", HELM_NS, "--include-crds",
-                "--set", "metrics.readers={monitoring/prometheus-k8s}", "--set", "metrics.serviceMonitor.enabled=true",
-                "--set", "metrics.podMonitor.enabled=true", "--set", "metrics.prometheusRule.enabled=true",
+        // the chart's defaults (metrics auth and TLS on, ServiceMonitor and PrometheusRule where the
+        // monitoring API exists), plus a PodMonitor
+        Result rendered = helm("template", "hco", CHART.toString(), "--namespace", HELM_NS,
+                "--api-versions", "monitoring.coreos.com/v1", "--set", "metrics.podMonitor.enabled=true",
                 "--set", "gate.stabilizationWindow=1s");
         assertThat(rendered.exit()).as(rendered.output()).isZero();
         List<HasMetadata> items = admin.load(new ByteArrayInputStream(rendered.output().getBytes(StandardCharsets.UTF_8)))
@@ -119,7 +123,7 @@ class HelmChartIT extends E2eScenario {
             kinds.add(item.getKind());
         }
         assertThat(kinds).contains("CustomResourceDefinition", "ServiceAccount", "ClusterRole", "ClusterRoleBinding",
-                "Role", "RoleBinding",
+                "Role", "RoleBinding", "Secret", "PodDisruptionBudget",
                 "Deployment", "Service", "ServiceMonitor", "PodMonitor", "PrometheusRule");
         Deployment d = admin.apps().deployments().inNamespace(HELM_NS).withName("hco-operator").get();
         var container = d.getSpec().getTemplate().getSpec().getContainers().get(0);
@@ -136,8 +140,17 @@ class HelmChartIT extends E2eScenario {
         within(60).until(() -> op.readiness() == 200);
         // TLS with the chart's self-signed certificate (the client pins it), and the token check on
         assertThat(op.getPlainHttp("/q/health/ready")).as("plain HTTP on a TLS port").doesNotStartWith("200");
-        assertThat(op.get("/q/metrics", null)).startsWith("401");
-        assertThat(op.get("/q/health/live", null)).startsWith("200");
+        assertThat(op.getPatiently("/q/metrics", null)).startsWith("401");
+        assertThat(op.getPatiently("/q/health/live", null)).startsWith("200");
+        // Prometheus scrapes as the shipped monitors tell it to, with nothing granted by hand
+        for (String kind : List.of("ServiceMonitor", "PodMonitor")) {
+            var monitor = admin.genericKubernetesResources("monitoring.coreos.com/v1", kind).inNamespace(HELM_NS)
+                    .withName("hco-operator").get();
+            within(60).ignoreExceptions().until(() -> PrometheusScrape.scrape(admin, monitor, op.managementPort())
+                    .startsWith("200"));
+            assertThat(PrometheusScrape.scrape(admin, monitor, op.managementPort())).as(kind)
+                    .contains("kubevirt_hco_upgradeable");
+        }
         Cluster helmCluster = new Cluster(admin, HELM_NS);
         helmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         try (ComponentSimulator components = new ComponentSimulator(admin, HELM_NS,

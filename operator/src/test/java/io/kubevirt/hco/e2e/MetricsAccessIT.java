@@ -43,13 +43,13 @@ class MetricsAccessIT extends E2eScenario {
         within(60).until(() -> op.get("/q/metrics", prometheus).contains("kubevirt_hco_upgrade_in_progress 1.0"));
 
         assertThat(op.readiness()).as("readiness DOWN: the install is in progress").isEqualTo(503);
-        assertThat(op.get("/q/metrics", null)).startsWith("401");
-        assertThat(op.get("/q/metrics", "not-a-token")).startsWith("401");
-        assertThat(op.get("/q/metrics", nobody)).startsWith("403").contains("nobody");
-        assertThat(op.get("/q/metrics", prometheus)).startsWith("200").contains("kubevirt_hco_upgradeable 0.0");
-        assertThat(op.get("/q/hco/gate", null)).startsWith("401");
-        assertThat(op.get("/q/hco/gate?format=text", prometheus)).startsWith("200").contains("KubeVirt");
-        assertThat(op.get("/q/health/live", null)).startsWith("200");
+        assertThat(op.getPatiently("/q/metrics", null)).startsWith("401");
+        assertThat(op.getPatiently("/q/metrics", "not-a-token")).startsWith("401");
+        assertThat(op.getPatiently("/q/metrics", nobody)).startsWith("403").contains("nobody");
+        assertThat(op.getPatiently("/q/metrics", prometheus)).startsWith("200").contains("kubevirt_hco_upgradeable 0.0");
+        assertThat(op.getPatiently("/q/hco/gate", null)).startsWith("401");
+        assertThat(op.getPatiently("/q/hco/gate?format=text", prometheus)).startsWith("200").contains("KubeVirt");
+        assertThat(op.getPatiently("/q/health/live", null)).startsWith("200");
         // what the README shows: a held install as an SRE sees it
         java.nio.file.Path excerpts = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/excerpts"));
         java.nio.file.Files.writeString(excerpts.resolve("explain.txt"),

@@ -118,6 +118,11 @@ public final class OperatorProcess implements AutoCloseable {
         return "hco-operator.v" + version;
     }
 
+    /** The management port on this host (what the pod's "management" port is here). */
+    public int managementPort() {
+        return managementPort;
+    }
+
     public int readiness() {
         return status(get("/q/health/ready", null));
     }
@@ -151,9 +156,33 @@ public final class OperatorProcess implements AutoCloseable {
         return get(client, URI.create(protocol + "://127.0.0.1:" + managementPort + path), token);
     }
 
+    /**
+     * Like {@link #get(String, String)} for a one-shot check: a request that gets no answer (refused,
+     * timed out on a busy machine) is tried again for up to a minute, the scenario's bound; an
+     * answer, whatever its status, is returned at once.
+     */
+    public String getPatiently(String path, String token) {
+        return patiently(() -> get(path, token));
+    }
+
+    static String patiently(java.util.function.Supplier<String> request) {
+        long end = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        String answer = request.get();
+        while (answer.startsWith("-1 ") && System.nanoTime() < end) {
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return answer;
+            }
+            answer = request.get();
+        }
+        return answer;
+    }
+
     /** GET with an optional bearer token: "status body", or "-1 reason" when nothing answers. */
     static String get(HttpClient client, URI uri, String token) {
-        var builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5));
+        var builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }

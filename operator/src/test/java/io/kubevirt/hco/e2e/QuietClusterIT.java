@@ -134,7 +134,7 @@ class QuietClusterIT extends E2eScenario {
         olm.installCsv("1.0.0");
         OperatorProcess op = operator("hco-v1", "1.0.0");
         within(60).until(() -> op.readiness() == 200 && "True/NoStackInstalled".equals(olm.last("1.0.0")));
-        var role = admin.rbac().clusterRoles().withName("hco-operator");
+        var role = admin.rbac().roles().inNamespace(NS).withName("hco-operator");
         var granted = role.get().getRules();
         role.edit(r -> {
             r.getRules().stream().filter(rule -> rule.getResources().contains("hyperconvergeds")).findFirst()
@@ -162,6 +162,28 @@ class QuietClusterIT extends E2eScenario {
                 "HCO_STABILIZATION_WINDOW", "3s"));
         within(60).until(() -> op.readiness() == 200);
         within(15).until(() -> "True/NoStackInstalled".equals(olm.last("1.0.0")));
+    }
+
+    /**
+     * {@code kubectl port-forward deploy/hco-operator} lands on either pod: the standby, which takes no
+     * decision, answers with the one the leader published and names the leader, in text and JSON.
+     */
+    @Test
+    void theStandbyAnswersTheExplainEndpointWithTheLeadersPublishedDecision() throws Exception {
+        OperatorProcess leader = installedAndUpgradeable("1.0.0");
+        OperatorProcess standby = operator("hco-v1-standby", "1.0.0");
+        within(60).until(() -> standby.readiness() == 200);
+        String text = standby.getPatiently("/q/hco/gate?format=text", null);
+        assertThat(text).startsWith("200").contains("is a standby", "the leader is " + leader.name(),
+                "Upgradeable=True (AsExpected)");
+        simulator.behave("SSP", Behaviour.DEGRADED);
+        within(30).until(() -> standby.get("/q/hco/gate?format=text", null).contains("Upgradeable=False (ComponentDegraded)"));
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(standby.getPatiently("/q/hco/gate", null).substring(4));
+        assertThat(json.get("leader").asText()).isEqualTo(leader.name());
+        assertThat(json.get("reason").asText()).isEqualTo("ComponentDegraded");
+        assertThat(json.get("blockers").findValuesAsText("component")).contains("SSP");
+        // the leader still explains in full
+        assertThat(leader.getPatiently("/q/hco/gate?format=text", null)).startsWith("200").contains("SSP");
     }
 
     /** The policy is in force (policies take a moment to load): a dry-run delete is refused. */

@@ -48,14 +48,19 @@ final class RealOlm implements AutoCloseable {
 
     /**
      * kube-controller-manager with the controllers a Deployment needs (Deployments make ReplicaSets
-     * make Pods, rolling updates included) and garbage collection; returns the admin kubeconfig.
+     * make Pods, rolling updates included), garbage collection and ServiceAccount token Secrets;
+     * returns the admin kubeconfig.
      */
     static java.nio.file.Path startControllerManager(RealApiServer api) throws IOException {
         java.nio.file.Path kubeconfig = api.kubeconfig("e2e-admin", RealApiServer.ADMIN_TOKEN, "default");
         api.launch("kube-controller-manager", List.of(E2eBinaries.get().kubeControllerManager().toString(),
                 "--kubeconfig=" + kubeconfig, "--leader-elect=false", "--secure-port=0",
                 "--use-service-account-credentials=false",
-                "--controllers=deployment-controller,replicaset-controller,garbage-collector-controller", "-v=1"));
+                // the token controller fills ServiceAccount token Secrets (the metrics scraper's)
+                "--service-account-private-key-file=" + api.dir().resolve("sa.key"),
+                "--controllers=deployment-controller,replicaset-controller,garbage-collector-controller,"
+                        + "serviceaccount-token-controller",
+                "-v=1"));
         return kubeconfig;
     }
 

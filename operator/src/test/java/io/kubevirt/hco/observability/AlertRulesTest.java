@@ -42,12 +42,33 @@ class AlertRulesTest {
             count++;
             assertThat(tests).as("a promtool test for " + alerts.group(1)).contains("alertname: " + alerts.group(1));
         }
-        assertThat(count).isGreaterThanOrEqualTo(7);
+        assertThat(count).isGreaterThanOrEqualTo(8);
+        // absolute, by default the operator's own runbook endpoint, which serves docs/runbooks/<alert>.md
         Matcher runbooks = Pattern.compile("runbook_url: \"([^\"]+)\"").matcher(rules);
+        int urls = 0;
         while (runbooks.find()) {
-            assertThat(Repo.path(runbooks.group(1))).as("runbook " + runbooks.group(1)).exists();
+            urls++;
+            String url = runbooks.group(1);
+            assertThat(url).startsWith(DEFAULT_RUNBOOK_PREFIX);
+            assertThat(Repo.path("docs/runbooks/" + url.substring(DEFAULT_RUNBOOK_PREFIX.length()) + ".md"))
+                    .as("runbook of " + url).exists();
+        }
+        assertThat(urls).isEqualTo(count);
+    }
+
+    /** Upstream HCO's alert labels on every alert, so that the same routing and dashboards work. */
+    @Test
+    void everyAlertCarriesUpstreamsLabels() throws IOException {
+        String rules = Files.readString(DIR.resolve("hco-operator.rules.yaml"));
+        String[] alerts = rules.split("- alert: ");
+        for (int i = 1; i < alerts.length; i++) {
+            assertThat(alerts[i]).as(alerts[i].lines().findFirst().orElse(""))
+                    .contains("kubernetes_operator_part_of: kubevirt", "kubernetes_operator_component: hco-operator",
+                            "operator_health_impact: ", "severity: ");
         }
     }
+
+    static final String DEFAULT_RUNBOOK_PREFIX = "https://hco-operator-metrics.kubevirt-hyperconverged.svc:9000/q/hco/runbooks/";
 
     private static String promtool(String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of(E2eBinaries.get().promtool().toString()));

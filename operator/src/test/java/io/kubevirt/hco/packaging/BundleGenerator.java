@@ -44,11 +44,13 @@ public final class BundleGenerator {
      * @param clusterRules the generated ClusterRole's rules
      * @param namespacedRules the generated Role's rules (the operator's own namespace)
      * @param deployment the Deployment rendered from the chart
+     * @param serviceMonitor the ServiceMonitor rendered from the chart (scrapes with the scraper's token)
      * @param alertRules the PrometheusRule spec (groups)
      * @param example an example HyperConverged for alm-examples
      */
     public record Inputs(String version, Properties release, String csvBase, String crd, List<Object> clusterRules,
-            List<Object> namespacedRules, Map<String, Object> deployment, String alertRules, String example) {
+            List<Object> namespacedRules, Map<String, Object> deployment, Map<String, Object> serviceMonitor,
+            String alertRules, String example) {
     }
 
     private BundleGenerator() {
@@ -66,6 +68,11 @@ public final class BundleGenerator {
                 yaml(metricsReaderRole()));
         files.put("manifests/hco-operator_monitoring.coreos.com_v1_prometheusrule.yaml",
                 yaml(prometheusRule(in.alertRules())));
+        // Prometheus scrapes with the scraper ServiceAccount's token, as with the chart: OLM creates
+        // the ServiceAccount and its get on /metrics from the CSV's clusterPermissions, the operator
+        // keeps its token Secret
+        files.put("manifests/hco-operator_monitoring.coreos.com_v1_servicemonitor.yaml",
+                yaml(olmObject(in.serviceMonitor())));
         files.put("metadata/annotations.yaml", yaml(Map.of("annotations", annotations(in.release()))));
         files.put("bundle.Dockerfile", dockerfile(annotations(in.release())));
         return files;
@@ -83,6 +90,11 @@ public final class BundleGenerator {
         annotations.put("operators.operatorframework.io/builder", "hco-operator BundleGenerator");
         Map<String, Object> spec = child(csv, "spec");
         spec.put("version", in.version());
+        String homepage = in.release().getProperty("homepage", "").trim();
+        if (!homepage.isEmpty()) {
+            annotations.put("repository", homepage);
+            spec.put("links", List.of(Map.of("name", "Source", "url", homepage)));
+        }
         String replaces = in.release().getProperty("replaces", "").trim();
         if (!replaces.isEmpty()) {
             spec.put("replaces", replaces);
@@ -128,13 +140,33 @@ public final class BundleGenerator {
         dep.put("label", child(deployment, "metadata").get("labels"));
         dep.put("spec", deployment.get("spec"));
         Map<String, Object> strategy = new LinkedHashMap<>();
-        strategy.put("clusterPermissions", List.of(permission(podSpec, clusterRules)));
+        Map<String, Object> scrape = new LinkedHashMap<>();
+        scrape.put("nonResourceURLs", List.of("/metrics"));
+        scrape.put("verbs", List.of("get"));
+        Map<String, Object> scraper = new LinkedHashMap<>();
+        scraper.put("serviceAccountName", SCRAPER);
+        scraper.put("rules", List.of(scrape));
+        strategy.put("clusterPermissions", List.of(permission(podSpec, clusterRules), scraper));
         strategy.put("permissions", List.of(permission(podSpec, namespacedRules)));
         strategy.put("deployments", List.of(dep));
         Map<String, Object> install = new LinkedHashMap<>();
         install.put("strategy", "deployment");
         install.put("spec", strategy);
         return install;
+    }
+
+    static final String SCRAPER = "hco-operator-metrics-scraper";
+
+    /** An object rendered from the chart, as OLM manages it: no release namespace, no Helm labels. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> olmObject(Map<String, Object> rendered) throws IOException {
+        Map<String, Object> o = JSON.readValue(JSON.writeValueAsString(rendered), MAP);
+        Map<String, Object> metadata = child(o, "metadata");
+        metadata.remove("namespace");
+        Map<String, Object> labels = child(metadata, "labels");
+        labels.remove("helm.sh/chart");
+        labels.put("app.kubernetes.io/managed-by", "olm");
+        return o;
     }
 
     /** The chart's Deployment, relabelled as OLM-managed and without the Helm release namespace. */
@@ -168,7 +200,10 @@ public final class BundleGenerator {
         spec.put("publishNotReadyAddresses", true);
         spec.put("selector", selector.get("matchLabels"));
         spec.put("ports", List.of(port));
-        return object("v1", "Service", "hco-operator-metrics", spec, "spec");
+        Map<String, Object> service = object("v1", "Service", "hco-operator-metrics", spec, "spec");
+        // the ServiceMonitor selects the Service by the same labels the Service selects the pods by
+        child(service, "metadata").put("labels", selector.get("matchLabels"));
+        return service;
     }
 
     private static Map<String, Object> metricsReaderRole() {

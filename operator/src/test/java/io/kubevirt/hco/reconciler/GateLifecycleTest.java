@@ -200,6 +200,13 @@ class GateLifecycleTest {
         String text = io.restassured.RestAssured.given().port(9001).queryParam("format", "text").get("/q/hco/gate")
                 .then().statusCode(200).extract().asString();
         assertThat(text).startsWith("Upgradeable=True (AsExpected)").contains("KubeVirt", "converged");
+
+        // every alert's default runbook_url is served here, from the runbooks packaged with this version
+        assertThat(io.restassured.RestAssured.given().port(9001).get("/q/hco/runbooks/HCOUpgradeStuck").then()
+                .statusCode(200).extract().asString()).startsWith("# HCOUpgradeStuck");
+        io.restassured.RestAssured.given().port(9001).get("/q/hco/runbooks/NoSuchAlert").then().statusCode(404);
+        io.restassured.RestAssured.given().port(9001).get("/q/hco/runbooks/..%2Fapplication.properties").then()
+                .statusCode(404);
     }
 
     @Test
