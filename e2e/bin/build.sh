@@ -67,7 +67,9 @@ build_one() {
     local minor="${version#v1.}"; minor="${minor%%.*}"
     ldflags="$ldflags -X k8s.io/component-base/version.gitVersion=$version -X k8s.io/component-base/version.gitMajor=1"
     ldflags="$ldflags -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
-    if [ -x "$out" ] && ! "$out" --version 2>/dev/null | grep -qx "Kubernetes $version"; then
+    local stamped="Kubernetes $version" asked="--version"
+    if [ "$name" = kubectl ]; then stamped="Client Version: $version"; asked="version --client"; fi
+    if [ -x "$out" ] && ! "$out" $asked 2>/dev/null | grep -qx "$stamped"; then
       log "$name $version cached without its version stamp: rebuilding"; rm -f "$out"
     fi
   fi
@@ -131,6 +133,8 @@ build_one etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/
 build_one kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver
 # Deployments -> ReplicaSets -> Pods as in a cluster, for OLM's install strategy (RealOlmIT)
 build_one kube-controller-manager k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-controller-manager
+# the runbooks' commands are run as written (RunbookCommandsIT)
+build_one kubectl k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kubectl
 build_one olm github.com/operator-framework/operator-lifecycle-manager "$OLM_VERSION" \
   github.com/operator-framework/operator-lifecycle-manager/cmd/olm
 # OLM's own CRDs (OperatorCondition, ClusterServiceVersion, ...)
@@ -148,6 +152,7 @@ cat > "$CACHE/current.properties" <<PROPS
 etcd=$CACHE/etcd-$ETCD_VERSION/etcd
 kube-apiserver=$CACHE/kube-apiserver-$K8S_VERSION/kube-apiserver
 kube-controller-manager=$CACHE/kube-controller-manager-$K8S_VERSION/kube-controller-manager
+kubectl=$CACHE/kubectl-$K8S_VERSION/kubectl
 olm=$CACHE/olm-$OLM_VERSION/olm
 olm.version=$OLM_VERSION
 olm-crds=$CACHE/olm-api-$OLM_API_VERSION

@@ -9,12 +9,12 @@ import java.util.Properties;
 import io.kubevirt.hco.Repo;
 
 /**
- * The real etcd, kube-apiserver, kube-controller-manager and OLM (and promtool, helm), built from their Go modules by {@code e2e/bin/build.sh} and
+ * The real etcd, kube-apiserver, kube-controller-manager, kubectl and OLM (and promtool, helm), built from their Go modules by {@code e2e/bin/build.sh} and
  * cached under ~/.cache/hco-operator/e2e-bin. Missing binaries are built on first use.
  */
 public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, Path helm,
-        Path prometheusOperatorCrds, Path bundleValidate, Path kubeControllerManager, Path olm, String etcdVersion,
-        String kubeVersion, String olmVersion) {
+        Path prometheusOperatorCrds, Path bundleValidate, Path kubeControllerManager, Path olm, Path kubectl,
+        String etcdVersion, String kubeVersion, String olmVersion) {
 
     static final Path CACHE = Path.of(System.getenv().getOrDefault("HCO_E2E_CACHE",
             System.getProperty("user.home") + "/.cache/hco-operator/e2e-bin"));
@@ -36,7 +36,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
             build();
             Properties p = load(props);
             for (String binary : new String[] { "etcd", "kube-apiserver", "promtool", "helm", "bundle-validate",
-                    "kube-controller-manager", "olm" }) {
+                    "kube-controller-manager", "olm", "kubectl" }) {
                 if (p == null || missing(p, binary)) {
                     throw new IllegalStateException(binary + " missing after e2e/bin/build.sh; see " + props);
                 }
@@ -45,7 +45,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
                     Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), Path.of(p.getProperty("helm")),
                     Path.of(p.getProperty("prometheus-operator-crds")), Path.of(p.getProperty("bundle-validate")),
                     Path.of(p.getProperty("kube-controller-manager")), Path.of(p.getProperty("olm")),
-                    p.getProperty("etcd.version"), p.getProperty("kube-apiserver.version"), p.getProperty("olm.version"));
+                    Path.of(p.getProperty("kubectl")), p.getProperty("etcd.version"), p.getProperty("kube-apiserver.version"), p.getProperty("olm.version"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + props, e);
         }

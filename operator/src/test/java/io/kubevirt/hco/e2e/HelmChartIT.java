@@ -98,7 +98,13 @@ class HelmChartIT extends E2eScenario {
         Result monitoring = helm("template", "x", CHART.toString(), "-f", Repo.path("helm/test-values/valid-production.yaml").toString(),
                 "--api-versions", "monitoring.coreos.com/v1");
         assertThat(monitoring.output()).contains("kind: ServiceMonitor", "kind: PrometheusRule",
-                "alert: HCOUpgradeStuck", "{{ $labels.component }} has not converged", "replicas: 3");
+                "alert: HCOUpgradeStuck", "{{ $labels.component }} has not converged", "replicas: 3",
+                "runbook_url: \"https://wiki.example/runbooks/HCOUpgradeStuck\"", "kind: NetworkPolicy",
+                "kubernetes.io/metadata.name: openshift-monitoring", "priorityClassName: system-cluster-critical",
+                "kind: PodDisruptionBudget", "helm.sh/resource-policy: keep");
+        // without the monitoring API (plain `helm template`), no monitoring objects are rendered
+        assertThat(helm("template", "x", CHART.toString()).output()).doesNotContain("kind: ServiceMonitor",
+                "kind: PrometheusRule");
     }
 
     @Test

@@ -95,6 +95,11 @@ public final class BundleGenerator {
             annotations.put("repository", homepage);
             spec.put("links", List.of(Map.of("name", "Source", "url", homepage)));
         }
+        String maintainer = in.release().getProperty("maintainerName", "").trim();
+        String email = in.release().getProperty("maintainerEmail", "").trim();
+        if (!maintainer.isEmpty() && !email.isEmpty()) {
+            spec.put("maintainers", List.of(Map.of("name", maintainer, "email", email)));
+        }
         String replaces = in.release().getProperty("replaces", "").trim();
         if (!replaces.isEmpty()) {
             spec.put("replaces", replaces);
