@@ -1,7 +1,6 @@
 package io.kubevirt.hco.gate;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -19,6 +18,7 @@ import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.HyperConvergedObservation;
 import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.support.DaemonTimer;
 
 /**
  * The gate while no HyperConverged exists. No reconcile runs then (there is no primary), yet OLM
@@ -51,11 +51,7 @@ public class AbsentStackWatcher {
     private SharedIndexInformer<GenericKubernetesResource> operatorConditionInformer;
 
     void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hco-absent-stack");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = DaemonTimer.named("hco-absent-stack");
         long every = settings.gate().idlePollInterval().toMillis();
         timer.scheduleWithFixedDelay(this::checkSafely, Math.min(every, 1000), every, TimeUnit.MILLISECONDS);
         writer.name().ifPresent(this::watchOperatorCondition);

@@ -1,6 +1,5 @@
 package io.kubevirt.hco.gate;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -15,6 +14,7 @@ import org.jboss.logging.Logger;
 
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.support.DaemonTimer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -50,11 +50,7 @@ public class GateStartup {
             LOG.info("leader election disabled: this process acts as the leader");
             gate.leadership(true);
         }
-        retries = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hco-gate-startup");
-            t.setDaemon(true);
-            return t;
-        });
+        retries = DaemonTimer.named("hco-gate-startup");
         if (!gate.holdAtStartup()) {
             long every = settings.gate().writeRetryInterval().toMillis();
             retries.scheduleWithFixedDelay(() -> {

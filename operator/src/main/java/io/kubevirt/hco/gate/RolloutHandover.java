@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +24,7 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.Succession;
 import io.kubevirt.hco.core.Succession.Announcement;
+import io.kubevirt.hco.support.DaemonTimer;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -70,11 +70,7 @@ public class RolloutHandover {
                     + "Deployment); the Lease stays with whoever holds it until it is released or expires");
             return;
         }
-        checks = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hco-rollout-handover");
-            t.setDaemon(true);
-            return t;
-        });
+        checks = DaemonTimer.named("hco-rollout-handover");
         long every = election.handoverCheckInterval().toMillis();
         checks.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
     }

@@ -1,6 +1,5 @@
 package io.kubevirt.hco.observability;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -14,6 +13,7 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.support.DaemonTimer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -44,11 +44,7 @@ public class ScraperToken {
         if (!settings.metrics().auth() || settings.metrics().scraperServiceAccount().isBlank()) {
             return;
         }
-        checks = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hco-scraper-token");
-            t.setDaemon(true);
-            return t;
-        });
+        checks = DaemonTimer.named("hco-scraper-token");
         checks.scheduleWithFixedDelay(this::ensure, 0, CHECK_EVERY_SECONDS, TimeUnit.SECONDS);
     }
 

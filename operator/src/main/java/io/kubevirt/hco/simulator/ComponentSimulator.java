@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +23,7 @@ import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.components.SpecJson;
 import io.kubevirt.hco.core.ObservationEvidence;
+import io.kubevirt.hco.support.DaemonTimer;
 
 /**
  * Plays the four component operators with the status habits of the real ones: conditions carry
@@ -180,11 +180,7 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     private ScheduledExecutorService executor() {
-        return Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "component-simulator");
-            t.setDaemon(true);
-            return t;
-        });
+        return DaemonTimer.named("component-simulator");
     }
 
     private void changed(String component) {
