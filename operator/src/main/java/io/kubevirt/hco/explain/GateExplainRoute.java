@@ -52,26 +52,28 @@ public class GateExplainRoute {
                 return;
             }
             try {
-                if (text) {
-                    ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end(explanation.toText());
-                } else {
-                    ctx.response().putHeader("Content-Type", "application/json").end(json.writeValueAsString(explanation));
-                }
+                render(ctx, text, explanation::toText, explanation);
             } catch (Exception e) {
                 ctx.response().setStatusCode(500).end("cannot render the explanation: " + e.getMessage() + "\n");
             }
         });
     }
 
+    /** The same answer either way: text for a terminal ({@code ?format=text}), JSON otherwise. */
+    private void render(io.vertx.ext.web.RoutingContext ctx, boolean text, java.util.function.Supplier<String> asText,
+            Object asJson) throws com.fasterxml.jackson.core.JsonProcessingException {
+        if (text) {
+            ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end(asText.get());
+        } else {
+            ctx.response().putHeader("Content-Type", "application/json").end(json.writeValueAsString(asJson));
+        }
+    }
+
     /** A standby: the leader's published decision, and who the leader is (blocking: two GETs). */
     private void relay(io.vertx.ext.web.RoutingContext ctx, boolean text) {
         try {
             PublishedDecision published = relay.read();
-            if (text) {
-                ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end(published.toText());
-            } else {
-                ctx.response().putHeader("Content-Type", "application/json").end(json.writeValueAsString(published));
-            }
+            render(ctx, text, published::toText, published);
         } catch (Exception e) {
             ctx.response().setStatusCode(503).putHeader("Content-Type", "text/plain")
                     .end("this replica is a standby and cannot read the leader's published decision: " + e.getMessage()

@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.config.OperatorSettings;
-import io.kubevirt.hco.core.StackConditions;
 import io.kubevirt.hco.gate.Leadership;
+import io.kubevirt.hco.reconciler.StackSnapshots;
 
 /** Reads what the leader published (HyperConverged status, Lease holder) for a standby's answer. */
 @ApplicationScoped
@@ -34,8 +34,7 @@ public class StandbyRelay {
                     + " in " + namespace + " (with nothing installed the leader publishes only to OLM's OperatorCondition)",
                     null, null, null, null, List.of());
         }
-        StatusCondition upgradeable = hco.getStatus().conditions.stream()
-                .filter(c -> StackConditions.UPGRADEABLE.equals(c.type)).findFirst().orElse(null);
+        StatusCondition upgradeable = StackSnapshots.publishedUpgradeable(hco);
         if (upgradeable == null) {
             return new PublishedDecision(self, leader, "HyperConverged status (no Upgradeable condition yet)", null,
                     null, null, null, List.of());

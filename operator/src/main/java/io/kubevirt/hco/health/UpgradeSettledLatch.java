@@ -12,7 +12,6 @@ import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
-import io.kubevirt.hco.core.StackConditions;
 import io.kubevirt.hco.gate.GateService;
 import io.kubevirt.hco.reconciler.StackSnapshots;
 
@@ -82,8 +81,7 @@ public class UpgradeSettledLatch {
         if (!Objects.equals(StackSnapshots.recordedVersion(hco), gate.operatorVersion())) {
             return false;
         }
-        StatusCondition upgradeable = hco.getStatus().conditions.stream()
-                .filter(c -> StackConditions.UPGRADEABLE.equals(c.type)).findFirst().orElse(null);
+        StatusCondition upgradeable = StackSnapshots.publishedUpgradeable(hco);
         return settled || upgradeable != null && "True".equals(upgradeable.status);
     }
 }

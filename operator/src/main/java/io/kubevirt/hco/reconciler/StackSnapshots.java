@@ -22,6 +22,7 @@ import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.core.ComponentExpectation;
 import io.kubevirt.hco.core.ComponentObservation;
 import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.core.StackConditions;
 import io.kubevirt.hco.core.HyperConvergedObservation;
 import io.kubevirt.hco.gate.GateService;
 
@@ -124,5 +125,14 @@ public class StackSnapshots {
         }
         return hco.getStatus().versions.stream().filter(v -> OPERATOR_VERSION_RECORD.equals(v.name))
                 .map((RecordedVersion v) -> v.version).findFirst().orElse(null);
+    }
+
+    /** The Upgradeable condition the leader published in the HyperConverged status; null when none. */
+    public static io.kubevirt.hco.api.v1beta1.StatusCondition publishedUpgradeable(HyperConverged hco) {
+        if (hco.getStatus() == null || hco.getStatus().conditions == null) {
+            return null;
+        }
+        return hco.getStatus().conditions.stream().filter(c -> StackConditions.UPGRADEABLE.equals(c.type)).findFirst()
+                .orElse(null);
     }
 }

@@ -147,11 +147,8 @@ class BundleIT extends E2eScenario {
         // Prometheus scrapes as the bundle's ServiceMonitor tells it to, with nothing granted by hand
         var monitor = admin.genericKubernetesResources("monitoring.coreos.com/v1", "ServiceMonitor").inNamespace(OLM_NS)
                 .withName("hco-operator").get();
-        // (the gate's metrics appear with the first decision, which may come after readiness)
-        within(90).ignoreExceptions().until(() -> {
-            String scraped = PrometheusScrape.scrape(admin, monitor, op.managementPort());
-            return scraped.startsWith("200") && scraped.contains("kubevirt_hco_upgradeable");
-        });
+        within(90).ignoreExceptions()
+                .until(() -> PrometheusScrape.getsTheGateMetrics(admin, monitor, op.managementPort()));
 
         olmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         String version = (String) csv.get("spec", "version");

@@ -152,11 +152,8 @@ class HelmChartIT extends E2eScenario {
         for (String kind : List.of("ServiceMonitor", "PodMonitor")) {
             var monitor = admin.genericKubernetesResources("monitoring.coreos.com/v1", kind).inNamespace(HELM_NS)
                     .withName("hco-operator").get();
-            // (the gate's metrics appear with the first decision, which may come after readiness)
-            within(60).ignoreExceptions().until(() -> {
-                String scraped = PrometheusScrape.scrape(admin, monitor, op.managementPort());
-                return scraped.startsWith("200") && scraped.contains("kubevirt_hco_upgradeable");
-            });
+            within(60).ignoreExceptions()
+                    .until(() -> PrometheusScrape.getsTheGateMetrics(admin, monitor, op.managementPort()));
         }
         Cluster helmCluster = new Cluster(admin, HELM_NS);
         helmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);

@@ -33,6 +33,16 @@ final class PrometheusScrape {
     private PrometheusScrape() {
     }
 
+    /**
+     * Whether a scrape as the monitor describes it gets the gate's metrics (they appear with the
+     * operator's first decision, which may come after readiness).
+     */
+    static boolean getsTheGateMetrics(KubernetesClient admin, GenericKubernetesResource monitor, int port)
+            throws Exception {
+        String scraped = scrape(admin, monitor, port);
+        return scraped.startsWith("200") && scraped.contains("kubevirt_hco_upgradeable");
+    }
+
     /** The answer as "status body". */
     @SuppressWarnings("unchecked")
     static String scrape(KubernetesClient admin, GenericKubernetesResource monitor, int port) throws Exception {
