@@ -38,7 +38,7 @@ import io.kubevirt.hco.devconsole.DevConsole;
 import io.kubevirt.hco.gate.GateService;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.reconciler.StackSnapshots;
-import io.kubevirt.hco.simulator.Cluster;
+import io.kubevirt.hco.simulator.OlmObjects;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 import io.kubevirt.hco.simulator.ComponentCrds;
@@ -103,7 +103,7 @@ public class DevStack implements DevConsole {
         ComponentCrds.install(client);
         String conditionName = settings.operatorConditionName().orElse(null);
         if (conditionName != null && operatorCondition(conditionName) == null) {
-            new Cluster(client, ns).createOperatorCondition(conditionName);
+            OlmObjects.createOperatorCondition(client, ns, conditionName);
             record("OLM", "installed the CSV's OperatorCondition " + conditionName);
         }
         if (client.resources(HyperConverged.class).inNamespace(ns).withName(HyperConverged.SINGLETON_NAME).get() == null) {
@@ -260,7 +260,7 @@ public class DevStack implements DevConsole {
     private final class GateWatcher implements Watcher<GenericKubernetesResource> {
         @Override
         public void eventReceived(Action action, GenericKubernetesResource oc) {
-            Map<String, Object> upgradeable = Cluster.upgradeableOf(oc);
+            Map<String, Object> upgradeable = OlmObjects.upgradeableOf(oc, "spec");
             if (upgradeable == null) {
                 return;
             }

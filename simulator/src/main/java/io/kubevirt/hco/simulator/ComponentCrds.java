@@ -8,11 +8,10 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kubevirt.hco.components.ComponentCatalog;
-import io.kubevirt.hco.components.ComponentDescriptor;
 
 /**
- * The component CRDs for tests, the demo and dev mode. The real ones belong to the component
+ * The component CRDs: served by the simulated component operators, and shipped in the release (the
+ * OLM bundle owns them, the Helm chart installs them). The real ones belong to the component
  * operators; these are the project's own (resources {@code component-crds/}), structural and
  * written from the published CRDs' facts for every field the operator writes or reads: unknown
  * fields are pruned, defaults applied, CDI has no status subresource — as on a real cluster.
@@ -29,14 +28,14 @@ public final class ComponentCrds {
     }
 
     public static void installComponents(KubernetesClient client) {
-        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+        for (SimulatedComponent d : SimulatedComponent.ALL) {
             apply(client, of(client, d));
         }
     }
 
     /** The project's CRD of that component, as shipped in the resources. */
-    public static CustomResourceDefinition of(KubernetesClient client, ComponentDescriptor d) {
-        String resource = "component-crds/" + d.plural() + "." + d.group() + ".yaml";
+    public static CustomResourceDefinition of(KubernetesClient client, SimulatedComponent d) {
+        String resource = "component-crds/" + d.crdName() + ".yaml";
         try (InputStream in = ComponentCrds.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + resource);
@@ -47,7 +46,7 @@ public final class ComponentCrds {
         }
     }
 
-    static CustomResourceDefinition operatorCondition() {
+    public static CustomResourceDefinition operatorCondition() {
         return new CustomResourceDefinitionBuilder()
                 .withNewMetadata().withName("operatorconditions.operators.coreos.com").endMetadata()
                 .withNewSpec().withGroup("operators.coreos.com").withScope("Namespaced")

@@ -1,6 +1,5 @@
 package io.kubevirt.hco.simulator;
 
-import java.util.List;
 import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -8,10 +7,9 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.StatusCondition;
-import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 
-/** Small reads and writes tests and the demo make against a cluster, named for what they mean. */
+/** Small reads and writes tests and the demo make against a cluster, named for what they mean (test code). */
 public final class Cluster {
 
     private final KubernetesClient client;
@@ -24,13 +22,7 @@ public final class Cluster {
 
     /** What OLM creates for the installed CSV before the operator starts: an empty OperatorCondition. */
     public void createOperatorCondition(String name) {
-        GenericKubernetesResource oc = new GenericKubernetesResource();
-        oc.setApiVersion(OperatorConditionWriter.API_VERSION);
-        oc.setKind(OperatorConditionWriter.KIND);
-        oc.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-        oc.getAdditionalProperties().put("spec", Map.of());
-        client.genericKubernetesResources(OperatorConditionWriter.DEFINITION)
-                .inNamespace(namespace).resource(oc).createOr(existing -> existing.update());
+        OlmObjects.createOperatorCondition(client, namespace, name);
     }
 
     /** The Upgradeable condition as OLM would read it from spec.conditions; null when none. */
@@ -45,14 +37,8 @@ public final class Cluster {
     }
 
     /** The Upgradeable condition in {@code part} ("spec", or "status" where OLM copies it); null when none. */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> upgradeableOf(GenericKubernetesResource oc, String part) {
-        if (oc == null || !(oc.getAdditionalProperties().get(part) instanceof Map<?, ?> spec)
-                || !(spec.get("conditions") instanceof List<?> conditions)) {
-            return null;
-        }
-        return conditions.stream().filter(c -> c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type")))
-                .map(c -> (Map<String, Object>) c).findFirst().orElse(null);
+        return OlmObjects.upgradeableOf(oc, part);
     }
 
     public HyperConverged createHyperConverged(String name) {
@@ -73,7 +59,7 @@ public final class Cluster {
         return hco.getStatus().conditions.stream().filter(c -> type.equals(c.type)).findFirst().orElse(null);
     }
 
-    public GenericKubernetesResource component(ComponentDescriptor d) {
+    public GenericKubernetesResource component(io.kubevirt.hco.components.ComponentDescriptor d) {
         return io.kubevirt.hco.components.ComponentResources.managed(client, d, namespace).get();
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -18,12 +19,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.kubevirt.hco.components.ComponentCatalog;
-import io.kubevirt.hco.components.ComponentDescriptor;
-import io.kubevirt.hco.components.ComponentResources;
-import io.kubevirt.hco.components.SpecJson;
-import io.kubevirt.hco.core.ObservationEvidence;
-import io.kubevirt.hco.support.DaemonTimer;
 
 /**
  * Plays the four component operators with the status habits of the real ones: conditions carry
@@ -55,6 +50,7 @@ public class ComponentSimulator implements AutoCloseable {
 
     private final KubernetesClient client;
     private final String namespace;
+    private final List<SimulatedComponent> components;
     private final Map<String, Behaviour> behaviour = new ConcurrentHashMap<>();
     private final Map<String, String> runningVersion = new ConcurrentHashMap<>();
     private final Map<String, String> reportedVersion = new ConcurrentHashMap<>();
@@ -74,9 +70,16 @@ public class ComponentSimulator implements AutoCloseable {
     private volatile long statusWrites;
 
     public ComponentSimulator(KubernetesClient client, String namespace, String version) {
+        this(client, namespace, version, SimulatedComponent.ALL);
+    }
+
+    /** Plays only {@code components} (one, when it runs as that component operator's process). */
+    public ComponentSimulator(KubernetesClient client, String namespace, String version,
+            List<SimulatedComponent> components) {
         this.client = client;
         this.namespace = namespace;
-        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+        this.components = List.copyOf(components);
+        for (SimulatedComponent d : components) {
             behaviour.put(d.name(), Behaviour.HEALTHY);
             runningVersion.put(d.name(), version);
             habits.put(d.name(), ComponentHabits.PLAIN);
@@ -92,7 +95,7 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     public ComponentSimulator behaveAll(Behaviour b) {
-        ComponentCatalog.ALL.forEach(d -> behave(d.name(), b));
+        components.forEach(d -> behave(d.name(), b));
         return this;
     }
 
@@ -106,7 +109,22 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     public ComponentSimulator runVersionAll(String version) {
-        ComponentCatalog.ALL.forEach(d -> runVersion(d.name(), version));
+        components.forEach(d -> runVersion(d.name(), version));
+        return this;
+    }
+
+    /**
+     * The component operator of that name was just replaced by one running {@code version} while
+     * its CR still reports {@code previousVersion}: it reports Progressing towards {@code version},
+     * as a real operator does while it rolls out its operands, until told otherwise.
+     */
+    public ComponentSimulator upgradingFrom(String component, String previousVersion, String version) {
+        synchronized (this) {
+            runningVersion.put(component, version);
+            reportedVersion.put(component, previousVersion);
+            behaviour.put(component, Behaviour.PROGRESSING);
+        }
+        changed(component);
         return this;
     }
 
@@ -116,7 +134,7 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     public ComponentSimulator habitsAll(ComponentHabits h) {
-        ComponentCatalog.ALL.forEach(d -> habits.put(d.name(), h));
+        components.forEach(d -> habits.put(d.name(), h));
         return this;
     }
 
@@ -139,8 +157,8 @@ public class ComponentSimulator implements AutoCloseable {
      * are serialized, so this is exact).
      */
     public synchronized boolean converged(String component, String version) {
-        ComponentDescriptor d = descriptor(component);
-        GenericKubernetesResource cr = ComponentResources.managed(client, d, namespace).get();
+        SimulatedComponent d = descriptor(component);
+        GenericKubernetesResource cr = d.managed(client, namespace).get();
         return cr != null && version.equals(reportedVersion.get(component))
                 && version.equals(runningVersion.get(component))
                 && Objects.equals(reportedSpec.get(component), specOf(cr));
@@ -159,8 +177,8 @@ public class ComponentSimulator implements AutoCloseable {
     public ComponentSimulator watch() {
         eventDriven = true;
         loop = executor();
-        for (ComponentDescriptor d : ComponentCatalog.ALL) {
-            watches.add(ComponentResources.of(client, d, namespace).withField("metadata.name", d.crName())
+        for (SimulatedComponent d : components) {
+            watches.add(d.resources(client, namespace).withField("metadata.name", d.crName())
                     .watch(new Watcher<>() {
                         @Override
                         public void eventReceived(Action action, GenericKubernetesResource resource) {
@@ -180,7 +198,11 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     private ScheduledExecutorService executor() {
-        return DaemonTimer.named("component-simulator");
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "component-simulator");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private void changed(String component) {
@@ -197,7 +219,7 @@ public class ComponentSimulator implements AutoCloseable {
         }
     }
 
-    private void reconcileQuietly(ComponentDescriptor d, boolean refresh) {
+    private void reconcileQuietly(SimulatedComponent d, boolean refresh) {
         try {
             reconcile(d, refresh, NOTHING);
         } catch (KubernetesClientException e) {
@@ -212,7 +234,7 @@ public class ComponentSimulator implements AutoCloseable {
 
     /** One reconcile of every simulated component operator, heartbeats refreshed. */
     public synchronized void tick() {
-        ComponentCatalog.ALL.forEach(d -> reconcile(d, true, NOTHING));
+        components.forEach(d -> reconcile(d, true, NOTHING));
     }
 
     private static final Runnable NOTHING = () -> {
@@ -232,8 +254,8 @@ public class ComponentSimulator implements AutoCloseable {
      * One reconcile: look at the spec (or not yet, for a slow follower), compute the status, write
      * it when it differs from what is there.
      */
-    private synchronized void reconcile(ComponentDescriptor d, boolean refresh, Runnable atWrite) {
-        var handle = ComponentResources.managed(client, d, namespace);
+    private synchronized void reconcile(SimulatedComponent d, boolean refresh, Runnable atWrite) {
+        var handle = d.managed(client, namespace);
         GenericKubernetesResource cr = handle.get();
         String name = d.name();
         if (cr == null || behaviour.get(name) == Behaviour.SILENT) {
@@ -266,17 +288,17 @@ public class ComponentSimulator implements AutoCloseable {
             processedGeneration.put(name, cr.getMetadata().getGeneration());
         }
         Object status = status(d, cr, refresh);
-        if (!refresh && SpecJson.sameJson(status, cr.getAdditionalProperties().get("status"))) {
+        if (!refresh && StatusJson.same(status, cr.getAdditionalProperties().get("status"))) {
             return;
         }
         writeStatus(d, cr, status, atWrite, true);
     }
 
-    private void writeStatus(ComponentDescriptor d, GenericKubernetesResource cr, Object status, Runnable atWrite,
+    private void writeStatus(SimulatedComponent d, GenericKubernetesResource cr, Object status, Runnable atWrite,
             boolean reflectsSpec) {
         String name = d.name();
         cr.getAdditionalProperties().put("status", status);
-        var all = ComponentResources.of(client, d, namespace);
+        var all = d.resources(client, namespace);
         atWrite.run();
         if (d.statusSubresource()) {
             all.resource(cr).updateStatus();
@@ -299,20 +321,20 @@ public class ComponentSimulator implements AutoCloseable {
 
     /** The status there, with every heartbeat moved to now: computed before the new spec was looked at. */
     @SuppressWarnings("unchecked")
-    private Object staleRefresh(ComponentDescriptor d, GenericKubernetesResource cr) {
-        Object status = SpecJson.normalizeValue(cr.getAdditionalProperties().get("status"));
+    private Object staleRefresh(SimulatedComponent d, GenericKubernetesResource cr) {
+        Object status = StatusJson.normalize(cr.getAdditionalProperties().get("status"));
         if (status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> conditions) {
             String now = componentNow(d);
             for (Object c : conditions) {
                 if (c instanceof Map<?, ?> m) {
-                    ((Map<String, Object>) m).put(heartbeatField(d), now);
+                    ((Map<String, Object>) m).put(d.heartbeatField(), now);
                 }
             }
         }
         return status;
     }
 
-    private Object status(ComponentDescriptor d, GenericKubernetesResource cr, boolean refresh) {
+    private Object status(SimulatedComponent d, GenericKubernetesResource cr, boolean refresh) {
         Behaviour b = behaviour.get(d.name());
         if (b == Behaviour.GARBAGE) {
             return Map.of("conditions", "all good, trust me", "observedGeneration", "seven");
@@ -335,7 +357,7 @@ public class ComponentSimulator implements AutoCloseable {
             status.put(d.targetVersionField(), version);
         }
         status.put("operatorVersion", version);
-        if (d.evidence() == ObservationEvidence.OBSERVED_GENERATION) {
+        if (d.reportsObservedGeneration()) {
             status.put("observedGeneration", processedGeneration.get(d.name()));
         }
         if (d.pausedField() != null) {
@@ -348,7 +370,7 @@ public class ComponentSimulator implements AutoCloseable {
      * A condition as the real operators set it: the transition time moves only when its status
      * does; heartbeat components stamp every write with a heartbeat, KubeVirt probes on transitions.
      */
-    private static Map<String, Object> condition(ComponentDescriptor d, Map<String, Map<String, Object>> before,
+    private static Map<String, Object> condition(SimulatedComponent d, Map<String, Map<String, Object>> before,
             String type, String status, String reason, String now) {
         Map<String, Object> previous = before.get(type);
         boolean same = previous != null && status.equals(previous.get("status"));
@@ -359,12 +381,8 @@ public class ComponentSimulator implements AutoCloseable {
         c.put("reason", reason);
         c.put("message", type + " is " + status);
         c.put("lastTransitionTime", transition);
-        c.put(heartbeatField(d), d.evidence() == ObservationEvidence.OBSERVED_GENERATION ? transition : now);
+        c.put(d.heartbeatField(), d.reportsObservedGeneration() ? transition : now);
         return c;
-    }
-
-    private static String heartbeatField(ComponentDescriptor d) {
-        return "kubevirt.io".equals(d.group()) ? "lastProbeTime" : "lastHeartbeatTime";
     }
 
     @SuppressWarnings("unchecked")
@@ -382,17 +400,16 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     /** metav1.Time: whole seconds, from the component's own clock. */
-    private String componentNow(ComponentDescriptor d) {
+    private String componentNow(SimulatedComponent d) {
         return clock.instant().plus(habits.get(d.name()).clockOffset()).truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     private static String specOf(GenericKubernetesResource cr) {
-        return SpecJson.fingerprint(SpecJson.normalizeValue(cr.getAdditionalProperties().get("spec")));
+        return StatusJson.fingerprint(cr.getAdditionalProperties().get("spec"));
     }
 
-    private static ComponentDescriptor descriptor(String component) {
-        return ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no component named " + component));
+    private static SimulatedComponent descriptor(String component) {
+        return SimulatedComponent.named(component);
     }
 
     @Override

@@ -1,0 +1,87 @@
+package io.kubevirt.hco.simulator;
+
+import java.util.List;
+import java.util.Optional;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+
+/**
+ * One real component operator as the simulator plays it, written from its published CRD and its
+ * shipped Deployment (not from hco-operator's descriptors, which the simulator exists to check):
+ * where its CR lives, which status fields it writes, whether it reports
+ * {@code status.observedGeneration}, which condition field carries its heartbeat, the image its
+ * Deployment runs and the env var that image reads its own version from.
+ *
+ * @param crName the CR hco-operator creates for it (the one the simulated operator reconciles)
+ * @param image the image repository's last path segment (virt-operator, cdi-operator, …)
+ * @param versionEnv the env var the real image reads its version from (virt-operator:
+ *        KUBEVIRT_VERSION; the others: OPERATOR_VERSION)
+ */
+public record SimulatedComponent(String name, String group, String version, String kind, String plural,
+        String crName, boolean namespaced, boolean statusSubresource, String observedVersionField,
+        String targetVersionField, String pausedField, boolean reportsObservedGeneration, String heartbeatField,
+        String image, String versionEnv) {
+
+    public static final SimulatedComponent KUBEVIRT = new SimulatedComponent("KubeVirt", "kubevirt.io", "v1",
+            "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, true, "observedKubeVirtVersion",
+            "targetKubeVirtVersion", null, true, "lastProbeTime", "virt-operator", "KUBEVIRT_VERSION");
+
+    /** CDI's CRD has no status subresource: its operator writes status with whole-object updates. */
+    public static final SimulatedComponent CDI = new SimulatedComponent("CDI", "cdi.kubevirt.io", "v1beta1", "CDI",
+            "cdis", "cdi-kubevirt-hyperconverged", false, false, "observedVersion", "targetVersion", null, false,
+            "lastHeartbeatTime", "cdi-operator", "OPERATOR_VERSION");
+
+    public static final SimulatedComponent NETWORK_ADDONS = new SimulatedComponent("NetworkAddonsConfig",
+            "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs",
+            "cluster", false, true, "observedVersion", "targetVersion", null, false, "lastHeartbeatTime",
+            "cluster-network-addons-operator", "OPERATOR_VERSION");
+
+    public static final SimulatedComponent SSP = new SimulatedComponent("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",
+            "ssps", "ssp-kubevirt-hyperconverged", true, true, "observedVersion", "targetVersion", "paused", true,
+            "lastHeartbeatTime", "ssp-operator", "OPERATOR_VERSION");
+
+    public static final List<SimulatedComponent> ALL = List.of(KUBEVIRT, CDI, NETWORK_ADDONS, SSP);
+
+    public static SimulatedComponent named(String name) {
+        return ALL.stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no simulated component named " + name
+                        + "; known: " + ALL.stream().map(SimulatedComponent::name).toList()));
+    }
+
+    /** The component whose operator an image reference runs ({@code registry/org/virt-operator@sha256:…}), if any. */
+    public static Optional<SimulatedComponent> forImage(String imageReference) {
+        String path = imageReference.split("@")[0];
+        String last = path.substring(path.lastIndexOf('/') + 1);
+        String repository = last.contains(":") ? last.substring(0, last.indexOf(':')) : last;
+        return ALL.stream().filter(c -> c.image().equals(repository)).findFirst();
+    }
+
+    public String apiVersion() {
+        return group + "/" + version;
+    }
+
+    public String crdName() {
+        return plural + "." + group;
+    }
+
+    public ResourceDefinitionContext definition() {
+        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
+                .withPlural(plural).withNamespaced(namespaced).build();
+    }
+
+    /** Its CRs: in {@code namespace} when namespaced, cluster-wide otherwise. */
+    public NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> resources(
+            KubernetesClient client, String namespace) {
+        var all = client.genericKubernetesResources(definition());
+        return namespaced ? all.inNamespace(namespace) : all;
+    }
+
+    public Resource<GenericKubernetesResource> managed(KubernetesClient client, String namespace) {
+        return resources(client, namespace).withName(crName);
+    }
+}
