@@ -8,27 +8,29 @@ import io.kubevirt.hco.core.ObservationEvidence;
  * The four components of the hyperconverged stack. Field names, scope and the status subresource
  * follow each component's published CRD (CDI has none: its operator writes status with
  * whole-object updates). Components without {@code status.observedGeneration} prove they saw a
- * spec by writing their status after it.
+ * spec by writing their status after it. SSP needs OpenShift's templates API: with
+ * {@code HCO_COMPONENT_SSP=auto} it is part of the stack only where that API is served (upstream
+ * deploys it only on OpenShift).
  */
 public final class ComponentCatalog {
 
     public static final ComponentDescriptor KUBEVIRT = new ComponentDescriptor("KubeVirt", "kubevirt.io", "v1",
             "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, true, "KUBEVIRT_VERSION",
             "observedKubeVirtVersion", "targetKubeVirtVersion", null, ObservationEvidence.OBSERVED_GENERATION,
-            ComponentSpecs::kubevirt);
+            ComponentSpecs::kubevirt, "HCO_COMPONENT_KUBEVIRT", null);
 
     public static final ComponentDescriptor CDI = new ComponentDescriptor("CDI", "cdi.kubevirt.io", "v1beta1", "CDI",
             "cdis", "cdi-kubevirt-hyperconverged", false, false, "CDI_VERSION", "observedVersion", "targetVersion",
-            null, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::cdi);
+            null, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::cdi, "HCO_COMPONENT_CDI", null);
 
     public static final ComponentDescriptor NETWORK_ADDONS = new ComponentDescriptor("NetworkAddonsConfig",
             "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs", "cluster",
             false, true, "NETWORK_ADDONS_VERSION", "observedVersion", "targetVersion", null,
-            ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::networkAddons);
+            ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::networkAddons, "HCO_COMPONENT_NETWORK_ADDONS", null);
 
     public static final ComponentDescriptor SSP = new ComponentDescriptor("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",
             "ssps", "ssp-kubevirt-hyperconverged", true, true, "SSP_VERSION", "observedVersion", "targetVersion",
-            "paused", ObservationEvidence.OBSERVED_GENERATION, ComponentSpecs::ssp);
+            "paused", ObservationEvidence.OBSERVED_GENERATION, ComponentSpecs::ssp, "HCO_COMPONENT_SSP", "template.openshift.io");
 
     public static final List<ComponentDescriptor> ALL = List.of(KUBEVIRT, CDI, NETWORK_ADDONS, SSP);
 

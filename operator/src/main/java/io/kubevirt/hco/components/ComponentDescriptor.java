@@ -16,14 +16,23 @@ import io.kubevirt.hco.core.ObservationEvidence;
  * @param pausedField status field that, when true, means the component stopped reconciling; null if none
  * @param statusSubresource whether the CRD has a status subresource (without one, the component
  *        writes status with whole-object updates, and each moves metadata.generation)
+ * @param settingEnv the env var that enables, disables or auto-detects the component
+ *        (enabled, disabled, auto; enabled when unset)
+ * @param requiredApiGroup an API group the component needs beyond its CRD, for auto-detection
+ *        (SSP: OpenShift's template.openshift.io); null when none
  */
 public record ComponentDescriptor(String name, String group, String version, String kind, String plural,
         String crName, boolean namespaced, boolean statusSubresource, String versionEnv, String observedVersionField, String targetVersionField,
         String pausedField, ObservationEvidence evidence,
-        BiFunction<HyperConvergedSpec, SpecContext, Map<String, Object>> specFunction) {
+        BiFunction<HyperConvergedSpec, SpecContext, Map<String, Object>> specFunction, String settingEnv,
+        String requiredApiGroup) {
 
     public String apiVersion() {
         return group + "/" + version;
+    }
+
+    public String crdName() {
+        return plural + "." + group;
     }
 
     public Map<String, Object> desiredSpec(HyperConvergedSpec spec, SpecContext context) {

@@ -33,6 +33,9 @@ public final class ComponentHealth {
     }
 
     private static Blocker notReporting(String name, ComponentObservation seen) {
+        if (!seen.present() && seen.problem() != null) {
+            return new Blocker(name, GateReason.ComponentCrdMissing, seen.problem());
+        }
         if (!seen.present()) {
             return new Blocker(name, GateReason.ComponentNotReporting, "its CR does not exist");
         }

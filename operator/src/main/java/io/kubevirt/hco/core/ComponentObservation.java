@@ -22,6 +22,11 @@ public record ComponentObservation(boolean present, String resourceVersion, Long
         return new ComponentObservation(false, null, null, null, null, null, List.of(), null, null, null);
     }
 
+    /** A component of the stack whose CRD is not served: {@code why} says which and what to do. */
+    public static ComponentObservation crdMissing(String why) {
+        return new ComponentObservation(false, null, null, null, null, null, List.of(), null, null, why);
+    }
+
     /** The single condition of that type; null when absent. Duplicates are a {@code problem}, found by the reader. */
     public Condition condition(String type) {
         return conditions.stream().filter(c -> c.type().equals(type)).findFirst().orElse(null);

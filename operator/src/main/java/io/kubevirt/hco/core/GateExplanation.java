@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The current decision with the evidence it was taken on, for people: what OLM reads, why, since
@@ -11,7 +12,8 @@ import java.util.List;
  * seen against what was expected. Built from the same snapshot the decision used, never re-read.
  */
 public record GateExplanation(boolean upgradeable, String reason, String message, Instant since, Instant evaluatedAt,
-        Stabilization stabilization, Upgrade upgrade, List<ComponentEvidence> components, List<Blocker> blockers) {
+        Stabilization stabilization, Upgrade upgrade, List<ComponentEvidence> components, List<Blocker> blockers,
+        Map<String, String> notInstalled) {
 
     /** The stabilization window: how long everything has held, and how long it still must. */
     public record Stabilization(Duration window, Instant convergedSince, Duration remaining) {
@@ -54,7 +56,7 @@ public record GateExplanation(boolean upgradeable, String reason, String message
                 input.now(), new Stabilization(window, decision.openSince(), remaining),
                 new Upgrade(u.phase().name(), u.fromVersion(), u.toVersion(), u.inProgress() ? upgradeObservedSince : null,
                         done, pending),
-                components, decision.blockers());
+                components, decision.blockers(), new java.util.TreeMap<>(input.notInstalled()));
     }
 
     /** A few lines for a terminal: the answer first, then one line per component. */
@@ -82,6 +84,9 @@ public record GateExplanation(boolean upgradeable, String reason, String message
             if (c.detail() != null) {
                 out.append("                     ").append(c.detail()).append('\n');
             }
+        }
+        if (notInstalled != null) {
+            notInstalled.forEach((name, why) -> out.append(String.format("%-20s %-26s %s%n", name, "NotInstalled", why)));
         }
         return out.toString();
     }

@@ -32,7 +32,9 @@ public enum GateReason {
     /** Everything converged, but not yet for the whole stabilization window. */
     Stabilizing(false),
     /** Reading or evaluating the state failed. */
-    EvaluationError(false);
+    EvaluationError(false),
+    /** A component that is part of the stack has no served CRD (deleted, or never installed while enabled). */
+    ComponentCrdMissing(false);
 
     private final boolean open;
 

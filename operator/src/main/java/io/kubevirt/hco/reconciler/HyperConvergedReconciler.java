@@ -30,6 +30,9 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.GroupVersionK
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.kubevirt.hco.core.ComponentEnablement;
+import io.kubevirt.hco.core.ComponentEnablement.Resolution;
 import io.kubevirt.hco.api.v1beta1.GateBlocker;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.HyperConvergedStatus;
@@ -92,6 +95,9 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     @Inject
     OperatorConditionWriter operatorConditionWriter;
 
+    @Inject
+    ComponentInstallation installation;
+
     static final String OPERATOR_CONDITION_SOURCE = "operator-condition";
 
     @Override
@@ -100,22 +106,78 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         ResourceID singleton = new ResourceID(HyperConverged.SINGLETON_NAME, namespace);
         List<EventSource<?, HyperConverged>> sources = new ArrayList<>();
         for (ComponentDescriptor d : snapshots.components()) {
-            // only the CR we manage: other objects of these kinds (a cluster may hold many SSPs) must
-            // not wake the reconciler nor sit in its cache (bench: 92 reconciles/s at 100 unrelated
-            // writes/s before this). The field selector filters on the server; the name filter
-            // covers API servers that ignore it (the test server).
-            var config = InformerEventSourceConfiguration
-                    .from(GroupVersionKindPlural.gvkWithPlural(new GroupVersionKind(d.group(), d.version(), d.kind()),
-                            d.plural()), HyperConverged.class)
-                    .withName(d.name())
-                    .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", d.crName())))
-                    .withGenericFilter(r -> d.crName().equals(r.getMetadata().getName()))
+            // the component's CRD, by name: its arrival or removal changes what the stack is made of
+            var crd = InformerEventSourceConfiguration.from(CustomResourceDefinition.class, HyperConverged.class)
+                    .withName(crdSource(d))
+                    .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", d.crdName())))
+                    .withGenericFilter(r -> d.crdName().equals(r.getMetadata().getName()))
                     .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
-            config = d.namespaced() ? config.withNamespaces(namespace) : config.withWatchAllNamespaces();
-            sources.add(new InformerEventSource<>(config.build(), context));
+            sources.add(new InformerEventSource<>(crd.build(), context));
         }
         operatorConditionName().ifPresent(name -> sources.add(operatorConditionSource(name, singleton, context)));
         return sources;
+    }
+
+    private static String crdSource(ComponentDescriptor d) {
+        return d.name() + "-crd";
+    }
+
+    /**
+     * The informer of a component's CR, registered once its CRD is served and the component is part
+     * of the stack, removed when its CRD goes away (an informer on a missing type only fails and
+     * retries). Only the CR we manage: other objects of these kinds (a cluster may hold many SSPs)
+     * must not wake the reconciler nor sit in its cache (bench: 92 reconciles/s at 100 unrelated
+     * writes/s before this). The field selector filters on the server; the name filter covers API
+     * servers that ignore it (the test server).
+     */
+    private void syncComponentSources(Context<HyperConverged> context, Map<ComponentDescriptor, Resolution> installed) {
+        var retriever = context.eventSourceRetriever();
+        ResourceID singleton = new ResourceID(HyperConverged.SINGLETON_NAME, settings.namespace());
+        for (var e : installed.entrySet()) {
+            ComponentDescriptor d = e.getKey();
+            boolean registered = componentSource(context, d) != null;
+            if (e.getValue().managed() && !registered) {
+                var config = InformerEventSourceConfiguration
+                        .from(GroupVersionKindPlural.gvkWithPlural(new GroupVersionKind(d.group(), d.version(), d.kind()),
+                                d.plural()), HyperConverged.class)
+                        .withName(d.name())
+                        .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", d.crName())))
+                        .withGenericFilter(r -> d.crName().equals(r.getMetadata().getName()))
+                        .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
+                config = d.namespaced() ? config.withNamespaces(settings.namespace()) : config.withWatchAllNamespaces();
+                retriever.dynamicallyRegisterEventSource(new InformerEventSource<>(config.build(),
+                        retriever.eventSourceContextForDynamicRegistration()));
+                LOG.infof("%s is part of the stack: watching its CR %s", d.name(), d.crName());
+            } else if (!e.getValue().managed() && registered) {
+                retriever.dynamicallyDeRegisterEventSource(d.name());
+                LOG.warnf("%s: %s", d.name(), e.getValue().message());
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private InformerEventSource<GenericKubernetesResource, HyperConverged> componentSource(Context<HyperConverged> context,
+            ComponentDescriptor d) {
+        try {
+            return (InformerEventSource<GenericKubernetesResource, HyperConverged>) context.eventSourceRetriever()
+                    .getEventSourceFor(GenericKubernetesResource.class, d.name());
+        } catch (RuntimeException notRegistered) {
+            return null;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private CustomResourceDefinition cachedCrd(Context<HyperConverged> context, ComponentDescriptor d) {
+        var source = (InformerEventSource<CustomResourceDefinition, HyperConverged>) context.eventSourceRetriever()
+                .getEventSourceFor(CustomResourceDefinition.class, crdSource(d));
+        return source.get(new ResourceID(d.crdName())).orElse(null);
+    }
+
+    /** The components the status lists as part of the stack: installed ones and those whose CRD went missing. */
+    private static List<ComponentDescriptor> partOfStack(Map<ComponentDescriptor, Resolution> installed) {
+        return installed.entrySet().stream()
+                .filter(e -> e.getValue().state() != ComponentEnablement.State.NOT_INSTALLED).map(Map.Entry::getKey)
+                .toList();
     }
 
     /**
@@ -156,11 +218,16 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         RuntimeException failure = null;
         Long applied = null;
         Map<ComponentDescriptor, Map<String, Object>> desired = new LinkedHashMap<>();
+        Map<ComponentDescriptor, Resolution> installed = ComponentInstallation.allEnabled();
         try {
+            installed = installation.resolve(hco, d -> cachedCrd(context, d));
+            syncComponentSources(context, installed);
             for (ComponentDescriptor d : snapshots.components()) {
-                desired.put(d, d.desiredSpec(hco.getSpec(), new SpecContext(namespace)));
+                if (installed.get(d).managed()) {
+                    desired.put(d, d.desiredSpec(hco.getSpec(), new SpecContext(namespace)));
+                }
             }
-            for (ComponentDescriptor d : snapshots.components()) {
+            for (ComponentDescriptor d : desired.keySet()) {
                 try (var log = LogContext.component(d.name(), hco.getMetadata().getGeneration())) {
                     componentWriter.apply(d, cached(context, d), desired.get(d), namespace, owner());
                 }
@@ -172,10 +239,11 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             LOG.warnf("applying component specs failed: %s", e.getMessage());
         }
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d), desired,
-                failure == null ? null : "applying component specs failed: " + failure.getMessage());
+                failure == null ? null : "applying component specs failed: " + failure.getMessage(), installed);
         Long appliedGeneration = applied;
+        Map<ComponentDescriptor, Resolution> stack = installed;
         GateDecision decision = gate.evaluate(input, hco,
-                () -> snapshots.freshSnapshot(appliedGeneration, desired));
+                () -> snapshots.freshSnapshot(appliedGeneration, desired, stack));
 
         String recorded = StackSnapshots.recordedVersion(hco);
         boolean recordNow = failure == null && decision.assessment().componentsConverged()
@@ -190,7 +258,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         Long observedGeneration = applied != null ? applied
                 : hco.getStatus() == null ? null : hco.getStatus().observedGeneration;
         HyperConvergedStatus status = statusWriter.desired(hco, StackConditions.summarize(input, decision), recorded,
-                observedGeneration, blockers(decision), snapshots.components(), namespace);
+                observedGeneration, blockers(decision), partOfStack(installed), namespace);
         statusWriter.write(context, hco, status);
         if (failure != null) {
             throw failure;
@@ -233,8 +301,18 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         // pass looks at every component, so it counts as this process's full pass: a process started
         // while the stack is Terminating says "being deleted", not "Initializing", for as long as it is
         gate.fullReconcileDone();
+        // a process started while the stack is Terminating watches the components' CRs first: what
+        // it does not see, it could not delete
+        Map<ComponentDescriptor, Resolution> installed = ComponentInstallation.allEnabled();
+        String error = null;
+        try {
+            installed = installation.resolve(hco, d -> cachedCrd(context, d));
+            syncComponentSources(context, installed);
+        } catch (RuntimeException e) {
+            error = "reading which components are installed failed: " + e.getMessage();
+        }
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, hco.getMetadata().getGeneration()),
-                d -> cached(context, d), null, null);
+                d -> cached(context, d), null, error, installed);
         GateDecision decision = gate.evaluate(input, hco);
         List<GateBlocker> refused = new ArrayList<>();
         boolean remaining = false;
@@ -259,7 +337,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         blockers.addAll(blockers(decision));
         statusWriter.write(context, hco, statusWriter.desired(hco, StackConditions.summarize(input, decision),
                 StackSnapshots.recordedVersion(hco), hco.getStatus() == null ? null : hco.getStatus().observedGeneration,
-                blockers, snapshots.components(), settings.namespace()));
+                blockers, partOfStack(installed), settings.namespace()));
         if (!refused.isEmpty()) {
             LOG.warnf("HyperConverged is being deleted, but %s; retrying every %s", refused.get(0).message,
                     DELETION_REFUSED_RETRY);
@@ -296,11 +374,11 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         statusWriter.write(context, hco, status);
     }
 
-    @SuppressWarnings("unchecked")
+    /** The component's CR from its informer; null when absent or not watched (not part of the stack). */
     private GenericKubernetesResource cached(Context<HyperConverged> context, ComponentDescriptor d) {
-        var source = (InformerEventSource<GenericKubernetesResource, HyperConverged>) context.eventSourceRetriever()
-                .getEventSourceFor(GenericKubernetesResource.class, d.name());
-        return source.get(new ResourceID(d.crName(), d.namespaced() ? settings.namespace() : null)).orElse(null);
+        var source = componentSource(context, d);
+        return source == null ? null
+                : source.get(new ResourceID(d.crName(), d.namespaced() ? settings.namespace() : null)).orElse(null);
     }
 
     private static List<GateBlocker> blockers(GateDecision decision) {

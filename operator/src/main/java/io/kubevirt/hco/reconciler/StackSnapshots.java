@@ -19,6 +19,8 @@ import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.components.ObservationReader;
+import io.kubevirt.hco.core.ComponentEnablement;
+import io.kubevirt.hco.core.ComponentEnablement.Resolution;
 import io.kubevirt.hco.core.ComponentExpectation;
 import io.kubevirt.hco.core.ComponentObservation;
 import io.kubevirt.hco.core.GateInput;
@@ -54,8 +56,28 @@ public class StackSnapshots {
      */
     public GateInput snapshot(HyperConvergedObservation hco, Function<ComponentDescriptor, GenericKubernetesResource> lookup,
             Map<ComponentDescriptor, Map<String, Object>> desired, String evaluationError) {
+        return snapshot(hco, lookup, desired, evaluationError, ComponentInstallation.allEnabled());
+    }
+
+    /**
+     * @param installed which components are part of the stack: the others are listed as not
+     *        installed; one whose CRD is missing is seen as such (and holds the gate)
+     */
+    public GateInput snapshot(HyperConvergedObservation hco, Function<ComponentDescriptor, GenericKubernetesResource> lookup,
+            Map<ComponentDescriptor, Map<String, Object>> desired, String evaluationError,
+            Map<ComponentDescriptor, Resolution> installed) {
         List<GateInput.Component> components = new ArrayList<>();
+        Map<String, String> notInstalled = new java.util.TreeMap<>();
         for (ComponentDescriptor d : components()) {
+            Resolution resolution = installed.get(d);
+            if (resolution != null && resolution.state() == ComponentEnablement.State.NOT_INSTALLED) {
+                notInstalled.put(d.name(), resolution.message());
+                continue;
+            }
+            if (resolution != null && resolution.state() == ComponentEnablement.State.CRD_MISSING) {
+                components.add(new GateInput.Component(expectation(d), ComponentObservation.crdMissing(resolution.message())));
+                continue;
+            }
             GenericKubernetesResource cr = lookup.apply(d);
             ComponentObservation observation = ObservationReader.read(d, cr);
             if (cr != null) {
@@ -64,7 +86,7 @@ public class StackSnapshots {
             components.add(new GateInput.Component(expectation(d), observation));
         }
         return new GateInput(gate.now(), gate.operatorVersion(), gate.isFullReconcileDone(), gate.leader(), hco,
-                components, evaluationError);
+                components, evaluationError, notInstalled);
     }
 
     /**
@@ -74,9 +96,10 @@ public class StackSnapshots {
      *
      * @param appliedGeneration the generation whose spec this pass applied (null: none)
      */
-    public GateInput freshSnapshot(Long appliedGeneration, Map<ComponentDescriptor, Map<String, Object>> desired) {
+    public GateInput freshSnapshot(Long appliedGeneration, Map<ComponentDescriptor, Map<String, Object>> desired,
+            Map<ComponentDescriptor, Resolution> installed) {
         HyperConverged hco = freshHyperConverged();
-        return snapshot(observe(hco, appliedGeneration), freshComponents()::get, desired, null);
+        return snapshot(observe(hco, appliedGeneration), freshComponents()::get, desired, null, installed);
     }
 
     /** The HyperConverged singleton as the API server has it now (a quorum read); null when there is none. */

@@ -1,0 +1,90 @@
+package io.kubevirt.hco.reconciler;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.core.ComponentEnablement;
+import io.kubevirt.hco.core.ComponentEnablement.Facts;
+import io.kubevirt.hco.core.ComponentEnablement.Resolution;
+import io.kubevirt.hco.core.ComponentEnablement.Setting;
+
+/**
+ * Which components are part of this stack, from their settings ({@code HCO_COMPONENT_*}), their
+ * CRDs (as the CRD informers hold them) and the platform. The decision itself is the core's
+ * {@link ComponentEnablement}; this gathers its facts.
+ */
+@ApplicationScoped
+public class ComponentInstallation {
+
+    @Inject
+    KubernetesClient client;
+
+    /** API groups the platform serves: asked once each, a running operator's platform does not change. */
+    private final Map<String, Boolean> apiGroups = new ConcurrentHashMap<>();
+
+    /**
+     * @param crd the component's CRD as the cache holds it (null when there is none)
+     * @throws IllegalArgumentException when a setting is not one of enabled, disabled, auto
+     */
+    public Map<ComponentDescriptor, Resolution> resolve(HyperConverged hco,
+            Function<ComponentDescriptor, CustomResourceDefinition> crd) {
+        Map<ComponentDescriptor, Resolution> out = new LinkedHashMap<>();
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            Setting setting = setting(d);
+            boolean platform = d.requiredApiGroup() == null || setting != Setting.AUTO || serves(d.requiredApiGroup());
+            Facts facts = new Facts(d.crdName(), served(crd.apply(d), d), platform,
+                    d.requiredApiGroup() == null ? null : "the " + d.requiredApiGroup() + " API (OpenShift)",
+                    partOfStack(hco, d));
+            out.put(d, ComponentEnablement.resolve(d.name(), d.settingEnv(), setting, facts));
+        }
+        return out;
+    }
+
+    /** Every component as part of the stack (the fallback when the settings cannot be read: fail closed). */
+    public static Map<ComponentDescriptor, Resolution> allEnabled() {
+        Map<ComponentDescriptor, Resolution> out = new LinkedHashMap<>();
+        ComponentCatalog.ALL.forEach(d -> out.put(d, new Resolution(ComponentEnablement.State.ENABLED, null)));
+        return out;
+    }
+
+    static Setting setting(ComponentDescriptor d) {
+        return Setting.parse(d.name(), ConfigProvider.getConfig().getOptionalValue(d.settingEnv(), String.class)
+                .orElse(null));
+    }
+
+    /** Exists, is not being deleted, is established and serves the version the operator uses. */
+    static boolean served(CustomResourceDefinition crd, ComponentDescriptor d) {
+        if (crd == null || crd.getMetadata().getDeletionTimestamp() != null || crd.getStatus() == null
+                || crd.getStatus().getConditions() == null) {
+            return false;
+        }
+        boolean established = crd.getStatus().getConditions().stream()
+                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+        return established && crd.getSpec().getVersions().stream()
+                .anyMatch(v -> d.version().equals(v.getName()) && Boolean.TRUE.equals(v.getServed()));
+    }
+
+    private boolean serves(String group) {
+        return apiGroups.computeIfAbsent(group, g -> client.getApiGroup(g) != null);
+    }
+
+    /** Recorded among the HyperConverged's related objects: it was part of this stack. */
+    private static boolean partOfStack(HyperConverged hco, ComponentDescriptor d) {
+        return hco != null && hco.getStatus() != null && hco.getStatus().relatedObjects != null
+                && hco.getStatus().relatedObjects.stream()
+                        .anyMatch(r -> d.kind().equals(r.kind) && r.apiVersion != null
+                                && r.apiVersion.startsWith(d.group() + "/"));
+    }
+}
