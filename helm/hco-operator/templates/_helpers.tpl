@@ -49,3 +49,48 @@ authorization:
     key: token
 {{- end }}
 {{- end }}
+
+{{- /* the release file (files/release.yaml) and how each component operator is deployed */ -}}
+{{- define "hco.release" -}}
+{{- .Files.Get "files/release.yaml" -}}
+{{- end }}
+
+{{- define "hco.componentOperators" -}}
+{{- .Files.Get "files/component-operators.yaml" -}}
+{{- end }}
+
+{{- /*
+Whether a component is part of this stack: (list $ key). enabled true/false, or auto: on where the
+cluster serves what it needs (SSP: OpenShift's template.openshift.io/v1). "true" or "".
+*/ -}}
+{{- define "hco.componentEnabled" -}}
+{{- $root := index . 0 }}{{- $key := index . 1 }}
+{{- $op := index (include "hco.componentOperators" $root | fromYaml) $key }}
+{{- $setting := (index $root.Values.components $key).enabled }}
+{{- if eq (toString $setting) "auto" }}
+{{- if or (not $op.requiresApi) ($root.Capabilities.APIVersions.Has (toString $op.requiresApi)) }}true{{ end }}
+{{- else if $setting }}true{{ end }}
+{{- end }}
+
+{{- /* the version of a component: the values' override, else the release file's */ -}}
+{{- define "hco.componentVersion" -}}
+{{- $root := index . 0 }}{{- $key := index . 1 }}
+{{- $release := include "hco.release" $root | fromYaml }}
+{{- (index $root.Values.components $key).version | default (index $release.components $key).version }}
+{{- end }}
+
+{{- define "hco.componentImage" -}}
+{{- $root := index . 0 }}{{- $key := index . 1 }}
+{{- $release := include "hco.release" $root | fromYaml }}
+{{- (index $root.Values.components $key).image | default (index $release.components $key).image }}
+{{- end }}
+
+{{- define "hco.componentLabels" -}}
+{{- $root := index . 0 }}{{- $op := index . 1 }}
+{{- range $k, $v := $op.selector }}
+{{ $k }}: {{ $v | quote }}
+{{- end }}
+app.kubernetes.io/component: {{ $op.component }}
+app.kubernetes.io/part-of: hco-operator
+app.kubernetes.io/instance: {{ $root.Release.Name }}
+{{- end }}

@@ -71,8 +71,11 @@ final class BuildOutputs {
             release.load(r);
         }
         // no chart-made certificate under OLM: nothing would create its Secret (see README, TLS)
+        // every component operator rendered: SSP's too (the operator decides at run time whether SSP
+        // is part of the stack, see BundleGenerator)
         Result rendered = helm("template", BundleGenerator.PACKAGE, CHART.toString(), "--namespace", "placeholder",
-                "--set", "metrics.tls.mode=none", "--api-versions", "monitoring.coreos.com/v1");
+                "--set", "metrics.tls.mode=none", "--api-versions", "monitoring.coreos.com/v1",
+                "--set", "components.ssp.enabled=true");
         if (rendered.exit() != 0) {
             throw new IllegalStateException("helm template failed: " + rendered.output());
         }
@@ -82,7 +85,7 @@ final class BuildOutputs {
                 Files.readString(OLM_SOURCES.resolve("csv-base.yaml")),
                 Files.readString(ClusterSetup.GENERATED.resolve("hyperconvergeds.hco.kubevirt.io-v1.yml")),
                 (List<Object>) clusterRole.get("rules"), (List<Object>) ofKind(generated, "Role").get("rules"),
-                ofKind(documents(rendered.output()), "Deployment"), ofKind(documents(rendered.output()), "ServiceMonitor"),
+                documents(rendered.output()),
                 Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")),
                 Files.readString(OLM_SOURCES.resolve("example-hyperconverged.yaml")));
     }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubevirt.hco.simulator.SimulatedComponent;
 
 /**
  * Runs the operator jar the way a kubelet would run the given Deployment's pod: the container's
@@ -37,6 +38,15 @@ final class DeployedOperator {
     /** The operator as the kubelet would run pod {@code pod} (with these labels) with this spec. */
     static OperatorProcess startPod(RealApiServer api, KubernetesClient admin, String pod, Map<String, String> labels,
             PodSpec podSpec, String namespace, Map<String, String> injected) throws IOException {
+        return (OperatorProcess) startContainer(api, admin, pod, labels, podSpec, namespace, injected);
+    }
+
+    /**
+     * What runs pod {@code pod}'s container here: the operator jar for our image, the simulated
+     * component operator for a component operator's image (the ones the release ships).
+     */
+    static PodProcess startContainer(RealApiServer api, KubernetesClient admin, String pod, Map<String, String> labels,
+            PodSpec podSpec, String namespace, Map<String, String> injected) throws IOException {
         Container container = podSpec.getContainers().get(0);
         Map<String, String> mounts = mountSecrets(admin, podSpec, container, namespace, api.dir().resolve(pod));
         Map<String, String> env = new HashMap<>();
@@ -46,7 +56,11 @@ final class DeployedOperator {
         env.putAll(injected);
         String serviceAccount = podSpec.getServiceAccountName();
         String token = ClusterSetup.token(admin, namespace, serviceAccount);
-        return OperatorProcess.startWithEnv(pod, api.kubeconfig(serviceAccount, token, namespace), env, api.dir());
+        Path kubeconfig = api.kubeconfig(serviceAccount, token, namespace);
+        if (SimulatedComponent.forImage(container.getImage()).isPresent()) {
+            return ComponentOperatorProcess.start(pod, container.getImage(), kubeconfig, env, api.dir());
+        }
+        return OperatorProcess.startWithEnv(pod, kubeconfig, env, api.dir());
     }
 
     /** Secret volumes written to host directories, as a kubelet would; returns mountPath → directory. */

@@ -50,14 +50,21 @@ class HelmChartIT extends E2eScenario {
                 .map(ClusterRole.class::cast).findFirst().orElseThrow();
         Role generatedNamespacedRole = generated.stream().filter(Role.class::isInstance).map(Role.class::cast)
                 .findFirst().orElseThrow();
-        Map<Path, String> expected = Map.of(
+        Map<Path, String> expected = new java.util.HashMap<>(Map.of(
                 CHART.resolve("files/crds/hyperconvergeds.hco.kubevirt.io-v1.yml"), Files.readString(generatedCrd),
                 CHART.resolve("files/rbac-rules.yaml"), YAML.writeValueAsString(
                         YAML.readValue(YAML.writeValueAsString(generatedRole.getRules()), List.class)),
                 CHART.resolve("files/rbac-namespaced-rules.yaml"), YAML.writeValueAsString(
                         YAML.readValue(YAML.writeValueAsString(generatedNamespacedRole.getRules()), List.class)),
                 CHART.resolve("files/hco-operator.rules.yaml"),
-                Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")));
+                Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")),
+                // the release file: one, read by the chart (and through it by the bundle)
+                CHART.resolve("files/release.yaml"), Files.readString(Repo.path("packaging/release.yaml"))));
+        // the component CRDs the release installs: the simulator module's, which its operators serve
+        for (var d : io.kubevirt.hco.simulator.SimulatedComponent.ALL) {
+            expected.put(CHART.resolve("files/component-crds/" + d.crdName() + ".yaml"), Files.readString(
+                    Repo.path("simulator/src/main/resources/component-crds/" + d.crdName() + ".yaml")));
+        }
         for (var e : expected.entrySet()) {
             if (Boolean.getBoolean("hco.chart.update")) {
                 Files.writeString(e.getKey(), e.getValue());
@@ -157,15 +164,32 @@ class HelmChartIT extends E2eScenario {
         }
         Cluster helmCluster = new Cluster(admin, HELM_NS);
         helmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
-        try (ComponentSimulator components = new ComponentSimulator(admin, HELM_NS,
-                container.getEnv().stream().filter(e -> e.getName().equals("OPERATOR_VERSION")).findFirst()
-                        .orElseThrow().getValue())) {
+        // the component operators the chart deploys have no kubelet here: played in process, each at
+        // the version the chart told the operator to expect (the release file's)
+        try (ComponentSimulator components = new ComponentSimulator(admin, HELM_NS, "unset")) {
+            for (var descriptor : io.kubevirt.hco.components.ComponentCatalog.ALL) {
+                container.getEnv().stream().filter(e -> e.getName().equals(descriptor.versionEnv())).findFirst()
+                        .ifPresent(e -> components.runVersion(descriptor.name(), e.getValue()));
+            }
             components.watch();
             within(90).until(() -> {
                 var upgradeable = helmCluster.hcoCondition(HyperConverged.SINGLETON_NAME, "Upgradeable");
                 return upgradeable != null && "True".equals(upgradeable.status);
             });
         }
+    }
+
+    /**
+     * The values for a test that plays the component operators in process at {@code version}: the
+     * chart deploys none, expects that version of each, with SSP part of the stack.
+     */
+    static List<String> inProcessComponents(String version) {
+        List<String> args = new ArrayList<>(List.of("--set", "components.deployOperators=false", "--set",
+                "components.ssp.enabled=true"));
+        for (String key : List.of("kubevirt", "cdi", "networkAddons", "ssp")) {
+            args.addAll(List.of("--set", "components." + key + ".version=" + version));
+        }
+        return args;
     }
 
     private static Result helm(String... args) throws IOException, InterruptedException {

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * The built operator jar running as its own process, as a pod would run it: its own JVM, the
  * ServiceAccount token for credentials, configuration from environment variables.
  */
-public final class OperatorProcess implements AutoCloseable {
+public final class OperatorProcess implements PodProcess {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final HttpClient PLAIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -201,8 +201,15 @@ public final class OperatorProcess implements AutoCloseable {
         return Integer.parseInt(answer.substring(0, answer.indexOf(' ')));
     }
 
+    @Override
     public boolean alive() {
         return process.isAlive();
+    }
+
+    /** Ready as the kubelet's probe of /q/health/ready would say. */
+    @Override
+    public boolean ready() {
+        return alive() && readiness() == 200;
     }
 
     /** SIGKILL: no shutdown hook, no lease release, as when a node dies. */

@@ -26,7 +26,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * the real operator on the host with the pod's env and ServiceAccount (OperatorProcess), mirrors that
  * process's own readiness endpoint into the pod's Ready condition, starts the process again when it
  * exits (restartPolicy Always, counted in restartCount), and stops it when the pod is deleted
- * (confirming the deletion, as a kubelet does). Only the operator's pods exist here.
+ * (confirming the deletion, as a kubelet does). The component operators' pods (the images the
+ * release ships) run the simulated component operator of that image (ComponentOperatorProcess).
  */
 final class PodRunner implements AutoCloseable {
 
@@ -35,7 +36,7 @@ final class PodRunner implements AutoCloseable {
     private final RealApiServer api;
     private final KubernetesClient admin;
     private final String namespace;
-    private final Map<String, OperatorProcess> running = new ConcurrentHashMap<>();
+    private final Map<String, PodProcess> running = new ConcurrentHashMap<>();
     private final Map<String, Integer> restarts = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "pod-runner");
@@ -90,7 +91,7 @@ final class PodRunner implements AutoCloseable {
                         .endMetadata().withNewTarget().withKind("Node").withName(NODE).endTarget().build()).create();
                 continue;
             }
-            OperatorProcess process = running.get(name);
+            PodProcess process = running.get(name);
             if (process != null && !process.alive()) {
                 // restartPolicy Always: the container is started again, in the same pod (same name)
                 System.out.println("[pod-runner] " + name + ": container exited, restarting it");
@@ -100,11 +101,11 @@ final class PodRunner implements AutoCloseable {
                 restarts.merge(name, 1, Integer::sum);
             }
             if (process == null) {
-                process = DeployedOperator.startPod(api, admin, name, pod.getMetadata().getLabels(), pod.getSpec(),
+                process = DeployedOperator.startContainer(api, admin, name, pod.getMetadata().getLabels(), pod.getSpec(),
                         namespace, Map.of());
                 running.put(name, process);
             }
-            report(pod, process.alive(), process.alive() && process.readiness() == 200);
+            report(pod, process.alive(), process.ready());
         }
         for (String name : List.copyOf(running.keySet())) {
             if (!names.contains(name)) {
@@ -158,7 +159,7 @@ final class PodRunner implements AutoCloseable {
     }
 
     private void stop(String pod) throws InterruptedException {
-        OperatorProcess process = running.remove(pod);
+        PodProcess process = running.remove(pod);
         if (process != null) {
             process.close();
         }

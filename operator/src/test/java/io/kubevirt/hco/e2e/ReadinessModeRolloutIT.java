@@ -36,7 +36,6 @@ class ReadinessModeRolloutIT {
 
     static final String NS = "hco-rollout";
     static final Duration WINDOW = Duration.ofSeconds(5);
-    static final String[] VERSIONS = { "operator", "kubevirt", "cdi", "networkAddons", "ssp" };
 
     RealApiServer api;
     KubernetesClient admin;
@@ -189,9 +188,9 @@ class ReadinessModeRolloutIT {
                 "--set", "image.tag=" + version, "--set", "gate.stabilizationWindow=" + WINDOW.toSeconds() + "s",
                 "--set", "leaderElection.leaseDuration=30s", "--set", "leaderElection.renewDeadline=20s",
                 "--set", "leaderElection.retryPeriod=4s"));
-        for (String component : VERSIONS) {
-            args.addAll(List.of("--set", "versions." + component + "=" + version));
-        }
+        // the component operators are played in process here (their versions moved by the test)
+        args.addAll(List.of("--set", "versions.operator=" + version));
+        args.addAll(HelmChartIT.inProcessComponents(version));
         return BuildOutputs.helm(args.toArray(String[]::new));
     }
 }

@@ -62,8 +62,10 @@ class RunbookCommandsIT {
         ClusterSetup.installOlmAndMonitoringCrds(admin);
         ClusterSetup.createNamespace(admin, NS);
         Path kubeconfig = RealOlm.startControllerManager(api);
-        Result rendered = BuildOutputs.helm("template", "hco", HelmChartIT.CHART.toString(), "--namespace", NS,
-                "--api-versions", "monitoring.coreos.com/v1", "--set", "gate.stabilizationWindow=1s");
+        List<String> args = new java.util.ArrayList<>(List.of("template", "hco", HelmChartIT.CHART.toString(),
+                "--namespace", NS, "--api-versions", "monitoring.coreos.com/v1", "--set", "gate.stabilizationWindow=1s"));
+        args.addAll(HelmChartIT.inProcessComponents("1.0.0"));
+        Result rendered = BuildOutputs.helm(args.toArray(String[]::new));
         assertThat(rendered.exit()).as(rendered.output()).isZero();
         for (HasMetadata item : admin.load(new ByteArrayInputStream(rendered.output().getBytes(StandardCharsets.UTF_8)))
                 .items()) {

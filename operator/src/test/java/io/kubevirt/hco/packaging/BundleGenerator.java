@@ -43,14 +43,38 @@ public final class BundleGenerator {
      * @param crd the generated CRD, verbatim
      * @param clusterRules the generated ClusterRole's rules
      * @param namespacedRules the generated Role's rules (the operator's own namespace)
-     * @param deployment the Deployment rendered from the chart
-     * @param serviceMonitor the ServiceMonitor rendered from the chart (scrapes with the scraper's token)
+     * @param rendered everything the chart renders for OLM: the operator's Deployment and the
+     *        component operators' (with their ServiceAccounts, RBAC and CRDs), the ServiceMonitor
      * @param alertRules the PrometheusRule spec (groups)
      * @param example an example HyperConverged for alm-examples
      */
     public record Inputs(String version, Properties release, String csvBase, String crd, List<Object> clusterRules,
-            List<Object> namespacedRules, Map<String, Object> deployment, Map<String, Object> serviceMonitor,
-            String alertRules, String example) {
+            List<Object> namespacedRules, List<Map<String, Object>> rendered, String alertRules, String example) {
+
+        public Map<String, Object> deployment() {
+            return named(rendered, "Deployment", PACKAGE);
+        }
+
+        public Map<String, Object> serviceMonitor() {
+            return named(rendered, "ServiceMonitor", PACKAGE);
+        }
+
+        /** The component operators' Deployments, in the chart's order. */
+        public List<Map<String, Object>> componentDeployments() {
+            return rendered.stream().filter(d -> "Deployment".equals(d.get("kind"))
+                    && !PACKAGE.equals(child(d, "metadata").get("name"))).toList();
+        }
+
+        /** The component CRDs the release installs. */
+        public List<Map<String, Object>> componentCrds() {
+            return rendered.stream().filter(d -> "CustomResourceDefinition".equals(d.get("kind"))
+                    && !"hyperconvergeds.hco.kubevirt.io".equals(child(d, "metadata").get("name"))).toList();
+        }
+    }
+
+    private static Map<String, Object> named(List<Map<String, Object>> docs, String kind, String name) {
+        return docs.stream().filter(d -> kind.equals(d.get("kind")) && name.equals(child(d, "metadata").get("name")))
+                .findFirst().orElseThrow(() -> new IllegalStateException("the chart rendered no " + kind + " " + name));
     }
 
     private BundleGenerator() {
@@ -60,9 +84,12 @@ public final class BundleGenerator {
     public static Map<String, String> generate(Inputs in) throws IOException {
         Map<String, String> files = new TreeMap<>();
         String csvName = PACKAGE + ".v" + in.version();
-        Map<String, Object> deployment = olmManaged(in.deployment());
+        Map<String, Object> deployment = platformDetectedAtRunTime(olmManaged(in.deployment()));
         files.put("manifests/" + PACKAGE + ".clusterserviceversion.yaml", yaml(csv(in, csvName, deployment)));
         files.put("manifests/hyperconvergeds.hco.kubevirt.io.crd.yaml", in.crd());
+        for (Map<String, Object> crd : in.componentCrds()) {
+            files.put("manifests/" + child(crd, "metadata").get("name") + ".crd.yaml", yaml(olmObject(crd)));
+        }
         files.put("manifests/hco-operator-metrics_v1_service.yaml", yaml(metricsService(deployment)));
         files.put("manifests/hco-operator-metrics-reader_rbac.authorization.k8s.io_v1_clusterrole.yaml",
                 yaml(metricsReaderRole()));
@@ -105,7 +132,15 @@ public final class BundleGenerator {
             spec.put("replaces", replaces);
         }
         ownedCrd(spec, in.crd());
-        spec.put("install", install(deployment, in.clusterRules(), in.namespacedRules()));
+        ownedComponentCrds(spec, annotations, in.componentCrds());
+        List<Map<String, Object>> components = new ArrayList<>();
+        for (Map<String, Object> d : in.componentDeployments()) {
+            components.add(olmManaged(d));
+        }
+        Map<String, Object> install = install(deployment, in.clusterRules(), in.namespacedRules());
+        addComponentOperators(child(install, "spec"), components, in.rendered());
+        spec.put("install", install);
+        spec.put("relatedImages", relatedImages(deployment, components));
         return csv;
     }
 
@@ -130,6 +165,103 @@ public final class BundleGenerator {
         hco.put("resources", resources);
     }
 
+    /**
+     * The component CRDs as owned by this CSV (one release owns the whole stack's APIs), hidden from
+     * the console's list of what users create: the HyperConverged is the one API to use.
+     */
+    @SuppressWarnings("unchecked")
+    private static void ownedComponentCrds(Map<String, Object> spec, Map<String, Object> annotations,
+            List<Map<String, Object>> crds) {
+        List<Map<String, Object>> owned = (List<Map<String, Object>>) child(spec, "customresourcedefinitions")
+                .get("owned");
+        List<String> internal = new ArrayList<>();
+        for (Map<String, Object> crd : crds) {
+            Map<String, Object> crdSpec = child(crd, "spec");
+            String kind = (String) child(crdSpec, "names").get("kind");
+            String name = (String) child(crd, "metadata").get("name");
+            for (Map<String, Object> version : (List<Map<String, Object>>) crdSpec.get("versions")) {
+                if (!Boolean.TRUE.equals(version.get("served"))) {
+                    continue;
+                }
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("name", name);
+                entry.put("version", version.get("name"));
+                entry.put("kind", kind);
+                entry.put("displayName", kind);
+                entry.put("description", kind + " of the stack, written by hco-operator from the HyperConverged");
+                owned.add(entry);
+            }
+            internal.add(name);
+        }
+        try {
+            annotations.put("operators.operatorframework.io/internal-objects", JSON.writeValueAsString(internal));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The component operators' Deployments beside the operator's, and the permissions each
+     * ServiceAccount is bound to in the chart: ClusterRoles as clusterPermissions, Roles as
+     * permissions (what OLM grants from a CSV).
+     */
+    @SuppressWarnings("unchecked")
+    private static void addComponentOperators(Map<String, Object> strategy, List<Map<String, Object>> deployments,
+            List<Map<String, Object>> rendered) {
+        List<Object> all = (List<Object>) strategy.get("deployments");
+        List<Object> cluster = (List<Object>) strategy.get("clusterPermissions");
+        List<Object> namespaced = (List<Object>) strategy.get("permissions");
+        for (Map<String, Object> d : deployments) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("name", child(d, "metadata").get("name"));
+            entry.put("label", child(d, "metadata").get("labels"));
+            entry.put("spec", d.get("spec"));
+            all.add(entry);
+            String sa = (String) child(child(child(d, "spec"), "template"), "spec").get("serviceAccountName");
+            cluster.add(boundRules(rendered, sa, "ClusterRoleBinding", "ClusterRole"));
+            namespaced.add(boundRules(rendered, sa, "RoleBinding", "Role"));
+        }
+    }
+
+    /** The rules of every role of {@code roleKind} that a {@code bindingKind} binds to ServiceAccount {@code sa}. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> boundRules(List<Map<String, Object>> rendered, String sa, String bindingKind,
+            String roleKind) {
+        List<Object> rules = new ArrayList<>();
+        for (Map<String, Object> binding : rendered) {
+            if (!bindingKind.equals(binding.get("kind")) || !((List<Map<String, Object>>) binding.get("subjects"))
+                    .stream().anyMatch(s -> "ServiceAccount".equals(s.get("kind")) && sa.equals(s.get("name")))) {
+                continue;
+            }
+            String role = (String) ((Map<String, Object>) binding.get("roleRef")).get("name");
+            rules.addAll((List<Object>) named(rendered, roleKind, role).get("rules"));
+        }
+        Map<String, Object> permission = new LinkedHashMap<>();
+        permission.put("serviceAccountName", sa);
+        permission.put("rules", rules);
+        return permission;
+    }
+
+    /** Every image the release runs: disconnected installs mirror exactly these. */
+    private static List<Map<String, Object>> relatedImages(Map<String, Object> operator,
+            List<Map<String, Object>> components) {
+        List<Map<String, Object>> images = new ArrayList<>();
+        for (Map<String, Object> d : concat(operator, components)) {
+            Map<String, Object> image = new LinkedHashMap<>();
+            image.put("name", child(d, "metadata").get("name"));
+            image.put("image", image(d));
+            images.add(image);
+        }
+        return images;
+    }
+
+    private static List<Map<String, Object>> concat(Map<String, Object> first, List<Map<String, Object>> rest) {
+        List<Map<String, Object>> all = new ArrayList<>();
+        all.add(first);
+        all.addAll(rest);
+        return all;
+    }
+
     private static Map<String, Object> permission(Map<String, Object> podSpec, List<Object> rules) {
         Map<String, Object> permission = new LinkedHashMap<>();
         permission.put("serviceAccountName", podSpec.get("serviceAccountName"));
@@ -151,9 +283,9 @@ public final class BundleGenerator {
         Map<String, Object> scraper = new LinkedHashMap<>();
         scraper.put("serviceAccountName", SCRAPER);
         scraper.put("rules", List.of(scrape));
-        strategy.put("clusterPermissions", List.of(permission(podSpec, clusterRules), scraper));
-        strategy.put("permissions", List.of(permission(podSpec, namespacedRules)));
-        strategy.put("deployments", List.of(dep));
+        strategy.put("clusterPermissions", new ArrayList<>(List.of(permission(podSpec, clusterRules), scraper)));
+        strategy.put("permissions", new ArrayList<>(List.of(permission(podSpec, namespacedRules))));
+        strategy.put("deployments", new ArrayList<>(List.of(dep)));
         Map<String, Object> install = new LinkedHashMap<>();
         install.put("strategy", "deployment");
         install.put("spec", strategy);
@@ -163,7 +295,6 @@ public final class BundleGenerator {
     static final String SCRAPER = "hco-operator-metrics-scraper";
 
     /** An object rendered from the chart, as OLM manages it: no release namespace, no Helm labels. */
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> olmObject(Map<String, Object> rendered) throws IOException {
         Map<String, Object> o = JSON.readValue(JSON.writeValueAsString(rendered), MAP);
         Map<String, Object> metadata = child(o, "metadata");
@@ -171,7 +302,29 @@ public final class BundleGenerator {
         Map<String, Object> labels = child(metadata, "labels");
         labels.remove("helm.sh/chart");
         labels.put("app.kubernetes.io/managed-by", "olm");
+        if (metadata.get("annotations") instanceof Map<?, ?> annotations) {
+            annotations.remove("helm.sh/resource-policy");
+            if (annotations.isEmpty()) {
+                metadata.remove("annotations");
+            }
+        }
         return o;
+    }
+
+    /**
+     * OLM installs the same CSV on any cluster, so what the chart decides at install time (SSP on
+     * OpenShift only) the operator decides at run time: SSP's setting is auto in the bundle.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> platformDetectedAtRunTime(Map<String, Object> deployment) {
+        Map<String, Object> container = ((List<Map<String, Object>>) child(child(child(deployment, "spec"), "template"),
+                "spec").get("containers")).get(0);
+        for (Map<String, Object> env : (List<Map<String, Object>>) container.get("env")) {
+            if ("HCO_COMPONENT_SSP".equals(env.get("name"))) {
+                env.put("value", "auto");
+            }
+        }
+        return deployment;
     }
 
     /** The chart's Deployment, relabelled as OLM-managed and without the Helm release namespace. */
