@@ -155,4 +155,22 @@ public final class ClusterSetup {
     private static void apply(KubernetesClient admin, List<HasMetadata> items) {
         items.forEach(i -> admin.resource(i).createOr(existing -> existing.update()));
     }
+
+    /**
+     * OpenShift's templates API (template.openshift.io/v1), which is what makes SSP part of a stack
+     * on auto: the cluster then looks like OpenShift to the operator and to Helm.
+     */
+    static void serveOpenShiftTemplates(KubernetesClient admin) {
+        admin.apiextensions().v1().customResourceDefinitions().resource(
+                new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder().withNewMetadata()
+                        .withName("templates.template.openshift.io").endMetadata().withNewSpec()
+                        .withGroup("template.openshift.io").withScope("Namespaced").withNewNames().withKind("Template")
+                        .withPlural("templates").endNames().addNewVersion().withName("v1").withServed(true)
+                        .withStorage(true).withNewSchema().withOpenAPIV3Schema(
+                                new io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder()
+                                        .withType("object").withXKubernetesPreserveUnknownFields(true).build())
+                        .endSchema().endVersion().endSpec().build()).create();
+        org.awaitility.Awaitility.await("templates API served").atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> admin.getApiGroup("template.openshift.io") != null);
+    }
 }

@@ -40,6 +40,8 @@ final class ComponentOperatorProcess implements PodProcess {
             }
         });
         env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
+        // as in a container: the hostname is the pod's name (the simulated operator's Lease identity)
+        env.put("HOSTNAME", pod);
         env.putIfAbsent("SIMULATED_UPGRADE_SECONDS", System.getProperty("hco.e2e.component-upgrade-seconds", "5"));
         Path logFile = logDir.resolve(pod + ".log");
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));

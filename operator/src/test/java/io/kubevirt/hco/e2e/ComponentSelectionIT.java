@@ -6,8 +6,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentResources;
@@ -38,14 +36,7 @@ class ComponentSelectionIT extends E2eScenario {
 
     @Test
     void sspOnAutoJoinsWhereTheTemplatesApiIsServed() throws Exception {
-        admin.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName("templates.template.openshift.io").endMetadata().withNewSpec()
-                .withGroup("template.openshift.io").withScope("Namespaced").withNewNames().withKind("Template")
-                .withPlural("templates").endNames().addNewVersion().withName("v1").withServed(true).withStorage(true)
-                .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder().withType("object")
-                        .withXKubernetesPreserveUnknownFields(true).build())
-                .endSchema().endVersion().endSpec().build()).create();
-        within(30).until(() -> admin.getApiGroup("template.openshift.io") != null);
+        ClusterSetup.serveOpenShiftTemplates(admin);
         olm.installCsv("1.0.0");
         operator("hco-openshift", "1.0.0", Map.of("HCO_COMPONENT_SSP", "auto"));
         createHyperConverged();

@@ -43,7 +43,23 @@ final class OlmAudit implements AutoCloseable {
         this.truth = truth;
         this.watches = List.of(
                 watch(admin, namespace, CSV, this::csv),
-                watch(admin, namespace, OperatorConditionWriter.DEFINITION, this::operatorCondition));
+                watch(admin, namespace, OperatorConditionWriter.DEFINITION, this::operatorCondition),
+                watch(admin, namespace, DEPLOYMENT, this::deployment));
+    }
+
+    static final ResourceDefinitionContext DEPLOYMENT = new ResourceDefinitionContext.Builder().withGroup("apps")
+            .withVersion("v1").withKind("Deployment").withPlural("deployments").withNamespaced(true).build();
+
+    /** A Deployment's revision, its status being the image it runs: when OLM replaced which operator. */
+    @SuppressWarnings("unchecked")
+    private void deployment(Watcher.Action action, GenericKubernetesResource d) {
+        Object image = null;
+        if (d.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                && spec.get("template") instanceof Map<?, ?> template && template.get("spec") instanceof Map<?, ?> pod
+                && pod.get("containers") instanceof List<?> containers && !containers.isEmpty()) {
+            image = ((Map<String, Object>) containers.get(0)).get("image");
+        }
+        add(d, "Deployment", action, (String) image, null, null, null);
     }
 
     private static Watch watch(KubernetesClient admin, String namespace, ResourceDefinitionContext kind,

@@ -51,6 +51,8 @@ class RealOlmIT {
     OlmAudit audit;
     private Instant started;
     private String scenario;
+    /** Whether the CSVs carry the component operators (run as pods), not only hco-operator. */
+    private boolean componentOperatorPods;
 
     @BeforeEach
     void startCluster(TestInfo info) throws Exception {
@@ -234,6 +236,50 @@ class RealOlmIT {
         assertNoUpgradeableWithoutConvergence();
     }
 
+    /**
+     * The release as shipped: each CSV carries hco-operator and the four component operators, run
+     * here as the pods OLM's Deployments get (the simulated component operator of each image, at
+     * the image's version). OLM replaces the component operators only through our gate: v2 waits
+     * until v1's stack converged, and v3 waits while v2's component operators upgrade their CRs.
+     */
+    @Test
+    void theReleaseShipsTheComponentOperatorsAndOlmReplacesThemOnlyThroughTheGate() throws Exception {
+        componentOperatorPods = true;
+        ClusterSetup.serveOpenShiftTemplates(admin);
+        createCsv("1.0.0", null);
+        awaitPhase("1.0.0", "Succeeded");
+        List<String> operators = List.of("hco-operator", "virt-operator", "cdi-operator",
+                "cluster-network-addons-operator", "ssp-operator");
+        assertThat(admin.apps().deployments().inNamespace(NS).list().getItems())
+                .extracting(d -> d.getMetadata().getName()).containsExactlyInAnyOrderElementsOf(operators);
+        await("five running pods").atMost(INSTALL).until(() -> admin.pods().inNamespace(NS).list().getItems().stream()
+                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase())).count() == 5);
+        cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
+        // v2 published while v1's stack is still coming up: OLM must wait for v1's gate
+        createCsv("2.0.0", "1.0.0");
+        awaitUpgradeable("1.0.0", true);
+        awaitPhase("2.0.0", "Succeeded");
+        long v1Opened = audit.of("OperatorCondition", csvName("1.0.0")).stream()
+                .filter(r -> "True".equals(r.status())).findFirst().orElseThrow().resourceVersion();
+        for (String operator : operators.subList(1, operators.size())) {
+            OlmAudit.Revision replaced = audit.of("Deployment", operator).stream()
+                    .filter(r -> r.status() != null && r.status().endsWith(":2.0.0")).findFirst().orElseThrow();
+            assertThat(replaced.resourceVersion()).as(operator + " replaced by OLM (" + replaced
+                    + ") only after v1's gate opened at " + v1Opened).isGreaterThan(v1Opened);
+        }
+
+        // v2's component operators now upgrade their CRs; v3 is published meanwhile
+        createCsv("3.0.0", "2.0.0");
+        awaitPhase("3.0.0", "Pending/OperatorConditionNotUpgradeable");
+        awaitPhase("3.0.0", "Succeeded");
+        OlmAudit.Revision v3Leaves = audit.of("CSV", csvName("3.0.0")).stream()
+                .filter(r -> r.status() != null && !"Pending".equals(r.status())).findFirst().orElseThrow();
+        assertThat(v3Leaves.truth()).as("v3 left Pending only once every component reported 2.0.0: " + v3Leaves)
+                .isEqualTo("converged@2.0.0");
+        awaitUpgradeable("3.0.0", true);
+        assertNoUpgradeableWithoutConvergence();
+    }
+
     // ---- helpers ----
 
     static final Duration SILENT = Duration.ofSeconds(Integer.getInteger("hco.e2e.silent-seconds", 30));
@@ -310,12 +356,14 @@ class RealOlmIT {
 
     private String truth() {
         for (String v : List.of("1.0.0", "2.0.0", "3.0.0")) {
-            if (ComponentCatalog.ALL.stream().allMatch(d -> simulator.converged(d.name(), v))) {
+            if (ComponentCatalog.ALL.stream().allMatch(d -> componentOperatorPods ? StackTruth.healthyAt(admin, NS, d, v)
+                    : simulator.converged(d.name(), v))) {
                 return "converged@" + v;
             }
         }
         return "converging";
     }
+
 
     static String csvName(String version) {
         return "hco-operator.v" + version;
@@ -335,23 +383,50 @@ class RealOlmIT {
         } else {
             spec.put("replaces", csvName(replaces));
         }
-        Map<String, Object> deployment = ((List<Map<String, Object>>) ((Map<String, Object>) ((Map<String, Object>) spec
-                .get("install")).get("spec")).get("deployments")).get(0);
-        Map<String, Object> podSpec = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) deployment
-                .get("spec")).get("template")).get("spec");
-        Map<String, Object> container = ((List<Map<String, Object>>) podSpec.get("containers")).get(0);
+        List<Map<String, Object>> deployments = (List<Map<String, Object>>) ((Map<String, Object>) ((Map<String, Object>) spec
+                .get("install")).get("spec")).get("deployments");
+        Map<String, Object> container = container(deployments.get(0));
         Map<String, String> env = new LinkedHashMap<>(Map.of("OPERATOR_VERSION", version));
         ComponentCatalog.ALL.forEach(d -> env.put(d.versionEnv(), version));
         // leader election paced for a test (the bundle's 137/107/26 s would make each upgrade wait)
         env.putAll(Map.of("HCO_LEASE_DURATION", "15s", "HCO_LEASE_RENEW_DEADLINE", "10s", "HCO_LEASE_RETRY_PERIOD",
                 "2s"));
-        for (Map<String, Object> var : (List<Map<String, Object>>) container.get("env")) {
-            if (env.containsKey(var.get("name"))) {
-                var.put("value", env.get(var.get("name")));
+        if (!componentOperatorPods) {
+            // the in-process simulator plays all four, on a cluster without OpenShift's templates API
+            env.put("HCO_COMPONENT_SSP", "enabled");
+        }
+        setEnv(container, env);
+        if (componentOperatorPods) {
+            // this release's component operators: the same images at this version, as a release
+            // file for it would name them
+            for (Map<String, Object> d : deployments.subList(1, deployments.size())) {
+                Map<String, Object> c = container(d);
+                String image = ((String) c.get("image")).split("@")[0];
+                c.put("image", image + ":" + version);
+                String versionEnv = io.kubevirt.hco.simulator.SimulatedComponent.forImage(image).orElseThrow().versionEnv();
+                setEnv(c, Map.of(versionEnv, version));
             }
+        } else {
+            deployments.subList(1, deployments.size()).clear();
         }
         installPlanSteps(version, (Map<String, Object>) ((Map<String, Object>) spec.get("install")).get("spec"));
         admin.genericKubernetesResources(OlmAudit.CSV).inNamespace(NS).resource(csv).create();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> container(Map<String, Object> deployment) {
+        Map<String, Object> podSpec = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) deployment
+                .get("spec")).get("template")).get("spec");
+        return ((List<Map<String, Object>>) podSpec.get("containers")).get(0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void setEnv(Map<String, Object> container, Map<String, String> values) {
+        for (Map<String, Object> var : (List<Map<String, Object>>) container.get("env")) {
+            if (values.containsKey(var.get("name"))) {
+                var.put("value", values.get(var.get("name")));
+            }
+        }
     }
 
     /**

@@ -4,10 +4,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 
 /**
  * One simulated component operator as its own process, configured the way the real image is: the
@@ -17,9 +22,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
  * {@code OPERATOR_VERSION} for the others), its namespace from the client's configuration (the
  * ServiceAccount's namespace in a pod, the kubeconfig's context otherwise).
  * <p>
- * Like the real operators after an image change, a process whose CR still reports another version
- * rolls out its operands first: it reports Progressing towards its own version for
- * {@code SIMULATED_UPGRADE_SECONDS} (default 5) before it reports that version.
+ * Like the real operators, one replica works at a time (a Lease named after the image), and after
+ * an image change the new one rolls out its operands first: while its CR still reports another
+ * version, it reports Progressing towards its own for {@code SIMULATED_UPGRADE_SECONDS} (default 5)
+ * before it reports that version.
  */
 public final class ComponentOperatorMain {
 
@@ -43,27 +49,56 @@ public final class ComponentOperatorMain {
         Duration upgrade = Duration.ofSeconds(Long.parseLong(env.getOrDefault("SIMULATED_UPGRADE_SECONDS", "5")));
         KubernetesClient client = new KubernetesClientBuilder().build();
         String namespace = client.getNamespace();
+        String identity = env.getOrDefault("POD_NAME", env.getOrDefault("HOSTNAME", component.image() + "-" + ProcessHandle.current().pid()));
+        CountDownLatch stopped = new CountDownLatch(1);
+        ComponentSimulator[] running = new ComponentSimulator[1];
+        // like the real operators, one replica works at a time: during a rolling update the old and
+        // the new pod never both write the CR's status
+        var elector = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
+                .withName(component.image()).withLock(new LeaseLock(namespace, component.image() + "-lock", identity))
+                .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10))
+                .withRetryPeriod(Duration.ofSeconds(2)).withReleaseOnCancel(true)
+                .withLeaderCallbacks(new LeaderCallbacks(() -> running[0] = lead(client, namespace, component, version, upgrade),
+                        stopped::countDown, leader -> System.out.printf("[%s] leader: %s%n", component.image(), leader)))
+                .build()).build();
+        var election = elector.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            election.cancel(true);
+            if (running[0] != null) {
+                running[0].close();
+            }
+            stopped.countDown();
+        }));
+        stopped.await();
+        client.close();
+    }
+
+    /** The work of the leader: reconcile the CR, rolling out its own version first when it is new. */
+    private static ComponentSimulator lead(KubernetesClient client, String namespace, SimulatedComponent component,
+            String version, Duration upgrade) {
         ComponentSimulator simulator = new ComponentSimulator(client, namespace, version, List.of(component));
         String previous = reportedVersion(component, component.managed(client, namespace).get());
-        if (previous != null && !previous.equals(version) && !upgrade.isZero()) {
+        boolean upgrading = previous != null && !previous.equals(version) && !upgrade.isZero();
+        if (upgrading) {
             simulator.upgradingFrom(component.name(), previous, version);
         }
         simulator.watch();
         System.out.printf("[%s] simulated %s %s in namespace %s%s%n", component.image(), component.name(), version,
-                namespace, previous != null && !previous.equals(version) ? ", upgrading from " + previous : "");
-        if (previous != null && !previous.equals(version) && !upgrade.isZero()) {
-            Thread.sleep(upgrade.toMillis()); // the operands' rollout this process stands in for
-            simulator.behave(component.name(), ComponentSimulator.Behaviour.HEALTHY);
-            System.out.printf("[%s] %s now at %s%n", component.image(), component.name(), version);
+                namespace, upgrading ? ", upgrading from " + previous : "");
+        if (upgrading) {
+            // the operands' rollout this process stands in for
+            Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "operand-rollout");
+                t.setDaemon(true);
+                return t;
+            }).schedule(() -> {
+                simulator.behave(component.name(), ComponentSimulator.Behaviour.HEALTHY);
+                System.out.printf("[%s] %s now at %s%n", component.image(), component.name(), version);
+            }, upgrade.toMillis(), TimeUnit.MILLISECONDS);
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            simulator.close();
-            client.close();
-            stopped.countDown();
-        }));
-        stopped.await();
+        return simulator;
     }
+
 
     private static String reportedVersion(SimulatedComponent component, GenericKubernetesResource cr) {
         return cr != null && cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status
