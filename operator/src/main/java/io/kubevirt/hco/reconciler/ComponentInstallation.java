@@ -64,15 +64,20 @@ public class ComponentInstallation {
                 .orElse(null));
     }
 
-    /** Exists, is not being deleted, is established and serves the version the operator uses. */
+    /**
+     * Exists, is not being deleted, serves the version the operator uses, and is not reported as
+     * not established. A CRD whose status has no Established condition yet (the moments after its
+     * creation; API servers that never report one) counts as served: the informer registered for it
+     * then waits for it, and a failure there closes the gate for that pass only.
+     */
     static boolean served(CustomResourceDefinition crd, ComponentDescriptor d) {
-        if (crd == null || crd.getMetadata().getDeletionTimestamp() != null || crd.getStatus() == null
-                || crd.getStatus().getConditions() == null) {
+        if (crd == null || crd.getMetadata().getDeletionTimestamp() != null) {
             return false;
         }
-        boolean established = crd.getStatus().getConditions().stream()
-                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-        return established && crd.getSpec().getVersions().stream()
+        boolean notEstablished = crd.getStatus() != null && crd.getStatus().getConditions() != null
+                && crd.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Established".equals(c.getType()) && !"True".equals(c.getStatus()));
+        return !notEstablished && crd.getSpec().getVersions().stream()
                 .anyMatch(v -> d.version().equals(v.getName()) && Boolean.TRUE.equals(v.getServed()));
     }
 

@@ -111,7 +111,9 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
                     .withName(crdSource(d))
                     .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", d.crdName())))
                     .withGenericFilter(r -> d.crdName().equals(r.getMetadata().getName()))
-                    .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
+                    .withSecondaryToPrimaryMapper(r -> Set.of(singleton))
+                    // cluster-scoped: not the controller's namespace
+                    .withWatchAllNamespaces();
             sources.add(new InformerEventSource<>(crd.build(), context));
         }
         operatorConditionName().ifPresent(name -> sources.add(operatorConditionSource(name, singleton, context)));
