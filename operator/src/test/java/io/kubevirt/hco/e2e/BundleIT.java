@@ -106,8 +106,10 @@ class BundleIT extends E2eScenario {
                 }
             }
         }
-        assertThat(kinds).containsExactlyInAnyOrder("ClusterServiceVersion", "CustomResourceDefinition", "Service",
-                "ClusterRole", "PrometheusRule", "ServiceMonitor");
+        // the HyperConverged CRD and the four component CRDs the CSV owns
+        assertThat(kinds).containsExactlyInAnyOrder("ClusterServiceVersion", "CustomResourceDefinition",
+                "CustomResourceDefinition", "CustomResourceDefinition", "CustomResourceDefinition",
+                "CustomResourceDefinition", "Service", "ClusterRole", "PrometheusRule", "ServiceMonitor");
         assertThat(csv).isNotNull();
 
         // what OLM does on install: ServiceAccount, the (cluster)Permissions, the OperatorCondition, the env it injects
@@ -151,8 +153,14 @@ class BundleIT extends E2eScenario {
                 .until(() -> PrometheusScrape.getsTheGateMetrics(admin, monitor, op.managementPort()));
 
         olmCluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
-        String version = (String) csv.get("spec", "version");
-        try (ComponentSimulator components = new ComponentSimulator(admin, OLM_NS, version)) {
+        // the component operators the CSV deploys have no kubelet here: played in process, each at the
+        // version the CSV tells the operator to expect (the release file's)
+        try (ComponentSimulator components = new ComponentSimulator(admin, OLM_NS, "unset")) {
+            for (var descriptor : io.kubevirt.hco.components.ComponentCatalog.ALL) {
+                deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                        .filter(e -> e.getName().equals(descriptor.versionEnv())).findFirst()
+                        .ifPresent(e -> components.runVersion(descriptor.name(), e.getValue()));
+            }
             components.watch();
             within(90).until(() -> {
                 Map<String, Object> upgradeable = olmCluster.upgradeable(csvName);
