@@ -245,6 +245,17 @@ class RealOlmIT {
     @Test
     void theReleaseShipsTheComponentOperatorsAndOlmReplacesThemOnlyThroughTheGate() throws Exception {
         componentOperatorPods = true;
+        // each new component operator rolls out its operands for 15 s: long enough for v3 to be
+        // published while v2's components are still upgrading
+        System.setProperty("hco.e2e.component-upgrade-seconds", "15");
+        try {
+            walkThreeReleases();
+        } finally {
+            System.clearProperty("hco.e2e.component-upgrade-seconds");
+        }
+    }
+
+    private void walkThreeReleases() throws Exception {
         ClusterSetup.serveOpenShiftTemplates(admin);
         createCsv("1.0.0", null);
         awaitPhase("1.0.0", "Succeeded");
@@ -252,12 +263,18 @@ class RealOlmIT {
                 "cluster-network-addons-operator", "ssp-operator");
         assertThat(admin.apps().deployments().inNamespace(NS).list().getItems())
                 .extracting(d -> d.getMetadata().getName()).containsExactlyInAnyOrderElementsOf(operators);
-        await("five running pods").atMost(INSTALL).until(() -> admin.pods().inNamespace(NS).list().getItems().stream()
-                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase())).count() == 5);
+        // hco-operator's two replicas and one pod per component operator
+        await("six running pods").atMost(INSTALL).until(() -> admin.pods().inNamespace(NS).list().getItems().stream()
+                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase())).count() == 6);
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         // v2 published while v1's stack is still coming up: OLM must wait for v1's gate
         createCsv("2.0.0", "1.0.0");
         awaitUpgradeable("1.0.0", true);
+        // OLM installs v2: it replaces the component operators, which then upgrade their CRs; v3 is
+        // published meanwhile
+        await("OLM replaced the component operators").atMost(INSTALL).until(() -> audit.of("Deployment",
+                "virt-operator").stream().anyMatch(r -> r.status() != null && r.status().endsWith(":2.0.0")));
+        createCsv("3.0.0", "2.0.0");
         awaitPhase("2.0.0", "Succeeded");
         long v1Opened = audit.of("OperatorCondition", csvName("1.0.0")).stream()
                 .filter(r -> "True".equals(r.status())).findFirst().orElseThrow().resourceVersion();
@@ -268,9 +285,9 @@ class RealOlmIT {
                     + ") only after v1's gate opened at " + v1Opened).isGreaterThan(v1Opened);
         }
 
-        // v2's component operators now upgrade their CRs; v3 is published meanwhile
-        createCsv("3.0.0", "2.0.0");
         awaitPhase("3.0.0", "Pending/OperatorConditionNotUpgradeable");
+        assertThat(audit.of("CSV", csvName("3.0.0"))).as("v3 held while v2's component operators upgraded")
+                .anyMatch(r -> "OperatorConditionNotUpgradeable".equals(r.reason()) && "converging".equals(r.truth()));
         awaitPhase("3.0.0", "Succeeded");
         OlmAudit.Revision v3Leaves = audit.of("CSV", csvName("3.0.0")).stream()
                 .filter(r -> r.status() != null && !"Pending".equals(r.status())).findFirst().orElseThrow();
