@@ -37,36 +37,31 @@ class ReadinessModeRolloutIT {
     static final String NS = "hco-rollout";
     static final Duration WINDOW = Duration.ofSeconds(5);
 
-    RealApiServer api;
+    ClusterWithKubelet cluster;
     KubernetesClient admin;
     PodRunner kubelet;
     ComponentSimulator components;
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable part : new AutoCloseable[] { components, kubelet }) {
+        for (AutoCloseable part : new AutoCloseable[] { components, cluster }) {
             if (part != null) {
                 part.close();
             }
-        }
-        if (api != null) {
-            api.close();
         }
     }
 
     @Test
     void helmInstallWaitAVersionUpgradeAndARollingRestartAllFinishWithTwoReplicas() throws Exception {
-        api = new RealApiServer().start();
-        admin = api.admin();
-        ComponentCrds.installComponents(admin);
-        Path kubeconfig = RealOlm.startControllerManager(api);
-        ClusterSetup.createNamespace(admin, NS);
-        kubelet = new PodRunner(api, NS).start();
+        this.cluster = ClusterWithKubelet.start(NS, ComponentCrds::installComponents);
+        admin = this.cluster.admin;
+        kubelet = this.cluster.kubelet;
+        Path kubeconfig = this.cluster.kubeconfig;
         Cluster cluster = new Cluster(admin, NS);
 
         // install: nothing to wait for yet (no HyperConverged), so both replicas turn ready
         Instant start = Instant.now();
-        Result install = helm(kubeconfig, "install", "1.0.0");
+        Result install = ClusterWithKubelet.helm(helmArgs(kubeconfig, "install", "1.0.0"));
         assertThat(install.exit()).as(install.output()).isZero();
         report("helm install --wait (two replicas ready)", start);
         assertThat(readyPods("1.0.0")).hasSize(2);
@@ -78,8 +73,8 @@ class ReadinessModeRolloutIT {
         // upgrade: the Deployment starts one 2.0.0 pod next to the two 1.0.0 ones and waits for it
         String oldLeader = leader();
         assertThat(version(admin.pods().inNamespace(NS).withName(oldLeader).get())).isEqualTo("1.0.0");
-        CompletableFuture<Result> upgrade = CompletableFuture.supplyAsync(() -> helmUnchecked(kubeconfig, "upgrade",
-                "2.0.0"));
+        CompletableFuture<Result> upgrade = CompletableFuture.supplyAsync(() -> ClusterWithKubelet.helm(helmArgs(kubeconfig,
+                "upgrade", "2.0.0")));
         start = Instant.now();
         // the new revision's pod took the lease from the old leader and drives the upgrade
         await().atMost(Duration.ofMinutes(3)).until(() -> upgradeable(cluster, "False", "UpgradeInProgress")
@@ -173,16 +168,8 @@ class ReadinessModeRolloutIT {
                 .map(c -> Instant.parse(c.getLastTransitionTime())).findFirst().orElse(null);
     }
 
-    private static Result helmUnchecked(Path kubeconfig, String verb, String version) {
-        try {
-            return helm(kubeconfig, verb, version);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** {@code helm install|upgrade --wait} of the chart at {@code version}, with short leases for a quick test. */
-    private static Result helm(Path kubeconfig, String verb, String version) throws Exception {
+    private static List<String> helmArgs(Path kubeconfig, String verb, String version) {
         List<String> args = new ArrayList<>(List.of(verb, "hco", HelmChartIT.CHART.toString(), "--namespace", NS,
                 "--kubeconfig", kubeconfig.toString(), "--wait", "--timeout", "8m",
                 "--set", "image.tag=" + version, "--set", "gate.stabilizationWindow=" + WINDOW.toSeconds() + "s",
@@ -191,6 +178,6 @@ class ReadinessModeRolloutIT {
         // the component operators are played in process here (their versions moved by the test)
         args.addAll(List.of("--set", "versions.operator=" + version));
         args.addAll(HelmChartIT.inProcessComponents(version));
-        return BuildOutputs.helm(args.toArray(String[]::new));
+        return args;
     }
 }

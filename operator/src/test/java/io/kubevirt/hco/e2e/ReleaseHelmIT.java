@@ -37,32 +37,25 @@ class ReleaseHelmIT {
     static final List<String> OPERATORS = List.of("hco-operator", "virt-operator", "cdi-operator",
             "cluster-network-addons-operator", "ssp-operator");
 
-    RealApiServer api;
+    ClusterWithKubelet cluster;
     KubernetesClient admin;
-    PodRunner kubelet;
 
     @AfterEach
     void stop() throws Exception {
-        if (kubelet != null) {
-            kubelet.close();
-        }
-        if (api != null) {
-            api.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     @Test
     void helmInstallsAndUpgradesTheWholeStackThroughTheGate() throws Exception {
-        api = new RealApiServer().start();
-        admin = api.admin();
-        ClusterSetup.serveOpenShiftTemplates(admin);
-        Path kubeconfig = RealOlm.startControllerManager(api);
-        ClusterSetup.createNamespace(admin, NS);
-        kubelet = new PodRunner(api, NS).start();
+        this.cluster = ClusterWithKubelet.start(NS, ClusterSetup::serveOpenShiftTemplates);
+        admin = this.cluster.admin;
+        Path kubeconfig = this.cluster.kubeconfig;
         Cluster cluster = new Cluster(admin, NS);
 
         Instant start = Instant.now();
-        Result install = helm(kubeconfig, "install", "1.0.0");
+        Result install = ClusterWithKubelet.helm(helmArgs(kubeconfig, "install", "1.0.0"));
         assertThat(install.exit()).as(install.output()).isZero();
         report("helm install --wait (five operators, six pods ready)", start);
         assertThat(admin.apps().deployments().inNamespace(NS).list().getItems())
@@ -79,8 +72,8 @@ class ReleaseHelmIT {
 
         // the next release: every operator's image and version moves to 2.0.0
         start = Instant.now();
-        CompletableFuture<Result> upgrade = CompletableFuture.supplyAsync(() -> helmUnchecked(kubeconfig, "upgrade",
-                "2.0.0"));
+        CompletableFuture<Result> upgrade = CompletableFuture.supplyAsync(() -> ClusterWithKubelet.helm(helmArgs(kubeconfig,
+                "upgrade", "2.0.0")));
         await().atMost(Duration.ofMinutes(3)).until(() -> upgradeable(cluster, "False"));
         assertThat(upgrade).as("helm upgrade --wait returned while the stack was upgrading").isNotDone();
         Result upgraded = upgrade.get(6, TimeUnit.MINUTES);
@@ -110,16 +103,8 @@ class ReleaseHelmIT {
                 .toList();
     }
 
-    private static Result helmUnchecked(Path kubeconfig, String verb, String version) {
-        try {
-            return helm(kubeconfig, verb, version);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** The release at {@code version}: our image and every component operator's image at that tag. */
-    private static Result helm(Path kubeconfig, String verb, String version) throws Exception {
+    private static List<String> helmArgs(Path kubeconfig, String verb, String version) {
         List<String> args = new ArrayList<>(List.of(verb, "hco", HelmChartIT.CHART.toString(), "--namespace", NS,
                 "--kubeconfig", kubeconfig.toString(), "--wait", "--timeout", "8m",
                 "--set", "image.tag=" + version, "--set", "versions.operator=" + version,
@@ -130,6 +115,6 @@ class ReleaseHelmIT {
             args.addAll(List.of("--set", "components." + COMPONENTS.get(i) + ".version=" + version, "--set",
                     "components." + COMPONENTS.get(i) + ".image=quay.io/kubevirt/" + images.get(i) + ":" + version));
         }
-        return BuildOutputs.helm(args.toArray(String[]::new));
+        return args;
     }
 }
