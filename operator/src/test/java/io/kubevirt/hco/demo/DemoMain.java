@@ -25,15 +25,16 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.Cluster;
-import io.kubevirt.hco.simulator.ComponentSimulator;
-import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 import io.kubevirt.hco.simulator.GateAudit;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.e2e.StackTruth;
 import io.kubevirt.hco.simulator.ComponentCrds;
 
 /**
  * The operator's main job on an embedded default: a local Kubernetes API (the fabric8 API server
  * in CRUD mode, in this process), the operator as its own process (the built jar, as a pod would
- * run it), the simulator playing the component operators, and this class playing OLM. It walks
+ * run it), the four component operators as their own processes (the simulator module's
+ * ComponentOperatorMain, configured as the real images are), and this class playing OLM. It walks
  * through install and an upgrade 1.0.0 → 2.0.0 with one component silent for a while, and prints
  * what OLM would read at each step. Exit code 0 only if the gate opened at the end and the audit
  * found no Upgradeable=True while the stack was converging.
@@ -78,10 +79,15 @@ public final class DemoMain {
         cluster.createOperatorCondition("hco-operator.v1.0.0");
         say("OLM: installed CSV hco-operator.v1.0.0 with an empty OperatorCondition");
 
-        try (ComponentSimulator simulator = new ComponentSimulator(client, NS, "1.0.0");
-                GateAudit auditV1 = new GateAudit(cluster, NS, "hco-operator.v1.0.0", simulator, "1.0.0");
+        ComponentOperators components = new ComponentOperators(kubeconfig, work);
+        java.util.function.BiPredicate<String, String> truth = (component, version) -> StackTruth.healthyAt(client,
+                NS, ComponentCatalog.ALL.stream().filter(d -> d.name().equals(component)).findFirst().orElseThrow(),
+                version);
+        try (components; GateAudit auditV1 = new GateAudit(cluster, NS, "hco-operator.v1.0.0", truth, "1.0.0");
                 var timelineV1 = timeline(cluster, "hco-operator.v1.0.0")) {
-            simulator.start(300);
+            for (String image : IMAGES) {
+                components.run(image, "1.0.0", null);
+            }
             Process v1 = operator(jar, kubeconfig, work, "1.0.0");
             try {
                 waitFor("v1 holds the gate", Duration.ofSeconds(60), () -> cluster.upgradeable("hco-operator.v1.0.0") != null);
@@ -93,25 +99,24 @@ public final class DemoMain {
                 stop(v1);
             }
 
-            step("upgrade: OLM replaces CSV v1.0.0 by v2.0.0 (new OperatorCondition, new pod)");
+            step("upgrade: OLM replaces CSV v1.0.0 by v2.0.0 (new OperatorCondition, new pods)");
             cluster.createOperatorCondition("hco-operator.v2.0.0");
-            try (GateAudit auditV2 = new GateAudit(cluster, NS, "hco-operator.v2.0.0", simulator, "2.0.0");
+            try (GateAudit auditV2 = new GateAudit(cluster, NS, "hco-operator.v2.0.0", truth, "2.0.0");
                     var timelineV2 = timeline(cluster, "hco-operator.v2.0.0")) {
                 Process v2 = operator(jar, kubeconfig, work, "2.0.0");
                 try {
                     waitFor("v2 to take the gate", Duration.ofSeconds(60),
                             () -> cluster.upgradeable("hco-operator.v2.0.0") != null);
-                    step("component operators upgrade one by one; KubeVirt stays silent after its upgrade");
-                    simulator.behave("KubeVirt", Behaviour.SILENT).runVersion("KubeVirt", "2.0.0");
-                    for (String component : List.of("CDI", "NetworkAddonsConfig", "SSP")) {
+                    step("component operators are replaced one by one; the new virt-operator stays silent");
+                    components.run("virt-operator", "2.0.0", "silent");
+                    for (String image : IMAGES.subList(1, IMAGES.size())) {
                         pace(BETWEEN_COMPONENTS);
-                        simulator.runVersion(component, "2.0.0");
-                        say("simulator: " + component + " now runs 2.0.0");
+                        components.run(image, "2.0.0", null);
                     }
                     pace(SILENT_PERIOD);
                     requireClosed(cluster);
-                    step("KubeVirt finishes its first reconcile and reports 2.0.0");
-                    simulator.behave("KubeVirt", Behaviour.HEALTHY);
+                    step("virt-operator's container restarts, rolls out KubeVirt 2.0.0 and reports it");
+                    components.run("virt-operator", "2.0.0", null);
                     waitFor("the upgraded stack to be upgradeable", Duration.ofSeconds(60),
                             () -> "True".equals(status(cluster, "hco-operator.v2.0.0")));
                     String recorded = io.kubevirt.hco.reconciler.StackSnapshots
@@ -126,6 +131,63 @@ public final class DemoMain {
                         + auditV2.revisions().size()) + " revisions, " + violations.size() + " violations");
                 violations.forEach(v -> say("VIOLATION: " + v));
                 return violations.isEmpty() ? 0 : 1;
+            }
+        }
+    }
+
+    static final List<String> IMAGES = List.of("virt-operator", "cdi-operator", "cluster-network-addons-operator",
+            "ssp-operator");
+
+    /**
+     * The component operators as their own processes (the simulator module's ComponentOperatorMain,
+     * one per operator, configured by the env its real image reads); a new version replaces the
+     * process, as a new image replaces the pod.
+     */
+    static final class ComponentOperators implements AutoCloseable {
+        private final Path kubeconfig;
+        private final Path work;
+        private final Map<String, Process> running = new java.util.LinkedHashMap<>();
+
+        ComponentOperators(Path kubeconfig, Path work) {
+            this.kubeconfig = kubeconfig;
+            this.work = work;
+        }
+
+        /** {@code image} at {@code version} replaces whatever ran before; {@code behaviour} null: healthy. */
+        void run(String image, String version, String behaviour) throws IOException, InterruptedException {
+            Process previous = running.remove(image);
+            if (previous != null) {
+                stopQuietly(previous);
+            }
+            var component = io.kubevirt.hco.simulator.SimulatedComponent.forImage(image).orElseThrow();
+            ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp",
+                    System.getProperty("java.class.path"), io.kubevirt.hco.simulator.ComponentOperatorMain.class.getName(),
+                    image);
+            Map<String, String> env = pb.environment();
+            env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
+            env.put(component.versionEnv(), version);
+            env.put("HOSTNAME", image + "-" + version + (behaviour == null ? "" : "-" + behaviour));
+            env.put("SIMULATED_UPGRADE_SECONDS", "2");
+            if (behaviour != null) {
+                env.put("SIMULATED_BEHAVIOUR", behaviour);
+            }
+            File log = work.resolve(image + "-" + version + ".log").toFile();
+            pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+            running.put(image, pb.start());
+            say(image + " " + version + (behaviour == null ? "" : " (" + behaviour + ")") + " started (log: " + log + ")");
+        }
+
+        private static void stopQuietly(Process p) throws InterruptedException {
+            p.destroy();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor();
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            for (Process p : running.values()) {
+                stopQuietly(p);
             }
         }
     }

@@ -15,17 +15,17 @@ import io.kubevirt.hco.components.ComponentResources;
  * statuses say. Healthy at a version = available, settled, not degraded, reporting that version,
  * for the CR's current generation where the component reports one.
  */
-final class StackTruth {
+public final class StackTruth {
 
     private StackTruth() {
     }
 
-    static boolean allHealthyAt(KubernetesClient admin, String namespace, String version) {
+    public static boolean allHealthyAt(KubernetesClient admin, String namespace, String version) {
         return ComponentCatalog.ALL.stream().allMatch(d -> healthyAt(admin, namespace, d, version));
     }
 
     @SuppressWarnings("unchecked")
-    static boolean healthyAt(KubernetesClient admin, String namespace, ComponentDescriptor d, String version) {
+    public static boolean healthyAt(KubernetesClient admin, String namespace, ComponentDescriptor d, String version) {
         GenericKubernetesResource cr = ComponentResources.managed(admin, d, namespace).get();
         if (cr == null || !(cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
                 || !version.equals(status.get(d.observedVersionField()))

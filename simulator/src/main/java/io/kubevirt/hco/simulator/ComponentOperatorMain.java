@@ -25,7 +25,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
  * Like the real operators, one replica works at a time (a Lease named after the image), and after
  * an image change the new one rolls out its operands first: while its CR still reports another
  * version, it reports Progressing towards its own for {@code SIMULATED_UPGRADE_SECONDS} (default 5)
- * before it reports that version.
+ * before it reports that version. {@code SIMULATED_BEHAVIOUR} (silent, degraded, progressing,
+ * garbage) makes it misbehave for its whole life instead.
  */
 public final class ComponentOperatorMain {
 
@@ -47,6 +48,7 @@ public final class ComponentOperatorMain {
             fail(component.image() + " needs its version in " + component.versionEnv() + ", as the real image does");
         }
         Duration upgrade = Duration.ofSeconds(Long.parseLong(env.getOrDefault("SIMULATED_UPGRADE_SECONDS", "5")));
+        ComponentSimulator.Behaviour behaviour = behaviour(env.get("SIMULATED_BEHAVIOUR"));
         KubernetesClient client = new KubernetesClientBuilder().build();
         String namespace = client.getNamespace();
         String identity = env.getOrDefault("POD_NAME", env.getOrDefault("HOSTNAME", component.image() + "-" + ProcessHandle.current().pid()));
@@ -58,7 +60,7 @@ public final class ComponentOperatorMain {
                 .withName(component.image()).withLock(new LeaseLock(namespace, component.image() + "-lock", identity))
                 .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10))
                 .withRetryPeriod(Duration.ofSeconds(2)).withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(() -> running[0] = lead(client, namespace, component, version, upgrade),
+                .withLeaderCallbacks(new LeaderCallbacks(() -> running[0] = lead(client, namespace, component, version, upgrade, behaviour),
                         stopped::countDown, leader -> System.out.printf("[%s] leader: %s%n", component.image(), leader)))
                 .build()).build();
         var election = elector.start();
@@ -75,8 +77,15 @@ public final class ComponentOperatorMain {
 
     /** The work of the leader: reconcile the CR, rolling out its own version first when it is new. */
     private static ComponentSimulator lead(KubernetesClient client, String namespace, SimulatedComponent component,
-            String version, Duration upgrade) {
+            String version, Duration upgrade, ComponentSimulator.Behaviour behaviour) {
         ComponentSimulator simulator = new ComponentSimulator(client, namespace, version, List.of(component));
+        if (behaviour != ComponentSimulator.Behaviour.HEALTHY) {
+            // a scripted misbehaviour for the whole life of this process (a demo's silent operator)
+            simulator.behave(component.name(), behaviour);
+            simulator.watch();
+            System.out.printf("[%s] simulated %s %s, %s%n", component.image(), component.name(), version, behaviour);
+            return simulator;
+        }
         String previous = reportedVersion(component, component.managed(client, namespace).get());
         boolean upgrading = previous != null && !previous.equals(version) && !upgrade.isZero();
         if (upgrading) {
@@ -99,6 +108,20 @@ public final class ComponentOperatorMain {
         return simulator;
     }
 
+
+    /** {@code SIMULATED_BEHAVIOUR}: healthy (default), silent, degraded, progressing or garbage. */
+    private static ComponentSimulator.Behaviour behaviour(String value) {
+        if (value == null || value.isBlank()) {
+            return ComponentSimulator.Behaviour.HEALTHY;
+        }
+        try {
+            return ComponentSimulator.Behaviour.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            fail("SIMULATED_BEHAVIOUR=" + value + " is not one of "
+                    + java.util.Arrays.toString(ComponentSimulator.Behaviour.values()).toLowerCase(java.util.Locale.ROOT));
+            return null;
+        }
+    }
 
     private static String reportedVersion(SimulatedComponent component, GenericKubernetesResource cr) {
         return cr != null && cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status
