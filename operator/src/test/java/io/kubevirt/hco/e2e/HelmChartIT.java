@@ -180,12 +180,14 @@ class HelmChartIT extends E2eScenario {
     }
 
     /**
-     * The values for a test that plays the component operators in process at {@code version}: the
-     * chart deploys none, expects that version of each, with SSP part of the stack.
+     * The values for a test that plays the component operators in process at {@code version} and
+     * installed their CRDs itself: the chart deploys no component operator and no component CRD
+     * (Helm refuses to take over CRDs it did not create), expects that version of each, with SSP
+     * part of the stack.
      */
     static List<String> inProcessComponents(String version) {
         List<String> args = new ArrayList<>(List.of("--set", "components.deployOperators=false", "--set",
-                "components.ssp.enabled=true"));
+                "components.installCrds=false", "--set", "components.ssp.enabled=true"));
         for (String key : List.of("kubevirt", "cdi", "networkAddons", "ssp")) {
             args.addAll(List.of("--set", "components." + key + ".version=" + version));
         }
