@@ -245,9 +245,9 @@ class RealOlmIT {
     @Test
     void theReleaseShipsTheComponentOperatorsAndOlmReplacesThemOnlyThroughTheGate() throws Exception {
         componentOperatorPods = true;
-        // each new component operator rolls out its operands for 15 s: long enough for v3 to be
-        // published while v2's components are still upgrading
-        System.setProperty("hco.e2e.component-upgrade-seconds", "15");
+        // v2's component operators roll out their operands for 60 s: OLM looks at v3 only once v2
+        // is installed (our two replicas rolled over), and it must look while they still upgrade
+        System.setProperty("hco.e2e.component-upgrade-seconds", "60");
         try {
             walkThreeReleases();
         } finally {
@@ -288,6 +288,8 @@ class RealOlmIT {
         awaitPhase("3.0.0", "Pending/OperatorConditionNotUpgradeable");
         assertThat(audit.of("CSV", csvName("3.0.0"))).as("v3 held while v2's component operators upgraded")
                 .anyMatch(r -> "OperatorConditionNotUpgradeable".equals(r.reason()) && "converging".equals(r.truth()));
+        // v3's component operators (started once OLM installs v3) take the usual 5 s
+        System.setProperty("hco.e2e.component-upgrade-seconds", "5");
         awaitPhase("3.0.0", "Succeeded");
         OlmAudit.Revision v3Leaves = audit.of("CSV", csvName("3.0.0")).stream()
                 .filter(r -> r.status() != null && !"Pending".equals(r.status())).findFirst().orElseThrow();
