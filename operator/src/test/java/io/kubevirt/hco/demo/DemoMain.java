@@ -161,8 +161,7 @@ public final class DemoMain {
             }
             var component = io.kubevirt.hco.simulator.SimulatedComponent.forImage(image).orElseThrow();
             ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp",
-                    System.getProperty("java.class.path"), io.kubevirt.hco.simulator.ComponentOperatorMain.class.getName(),
-                    image);
+                    classpath(), io.kubevirt.hco.simulator.ComponentOperatorMain.class.getName(), image);
             Map<String, String> env = pb.environment();
             env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
             env.put(component.versionEnv(), version);
@@ -175,6 +174,27 @@ public final class DemoMain {
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log));
             running.put(image, pb.start());
             say(image + " " + version + (behaviour == null ? "" : " (" + behaviour + ")") + " started (log: " + log + ")");
+        }
+
+        /**
+         * The simulator's classpath: the demo runs inside Maven (exec:java), whose class loaders hold
+         * the project's test classpath, not {@code java.class.path}.
+         */
+        private static String classpath() {
+            List<String> entries = new java.util.ArrayList<>();
+            for (ClassLoader cl = DemoMain.class.getClassLoader(); cl != null; cl = cl.getParent()) {
+                if (cl instanceof java.net.URLClassLoader urls) {
+                    for (java.net.URL url : urls.getURLs()) {
+                        try {
+                            entries.add(Path.of(url.toURI()).toString());
+                        } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+                            // not a file: nothing a JVM could load from
+                        }
+                    }
+                }
+            }
+            entries.add(System.getProperty("java.class.path"));
+            return String.join(File.pathSeparator, entries);
         }
 
         private static void stopQuietly(Process p) throws InterruptedException {
