@@ -40,9 +40,12 @@ public final class ComponentOperatorMain {
             fail("which component operator? give its image (virt-operator, cdi-operator, "
                     + "cluster-network-addons-operator, ssp-operator) as the argument or SIMULATED_IMAGE");
         }
-        SimulatedComponent component = SimulatedComponent.forImage(image).orElseThrow(() -> new IllegalArgumentException(
-                "no simulated component operator for image " + image + "; known: "
-                        + SimulatedComponent.ALL.stream().map(SimulatedComponent::image).toList()));
+        SimulatedComponent component = SimulatedComponent.forImage(image).orElse(null);
+        if (component == null) {
+            fail("no simulated component operator for image " + image + "; known: "
+                    + SimulatedComponent.ALL.stream().map(SimulatedComponent::image).toList());
+            return;
+        }
         String version = env.get(component.versionEnv());
         if (version == null || version.isBlank()) {
             fail(component.image() + " needs its version in " + component.versionEnv() + ", as the real image does");
