@@ -24,7 +24,8 @@ import io.kubevirt.hco.support.DaemonTimer;
  * The gate while no HyperConverged exists. No reconcile runs then (there is no primary), yet OLM
  * must read something true: "nothing installed" (open) or "component CRs left without their
  * HyperConverged" (closed). Checked with fresh reads every idle-poll-interval, whenever OLM's
- * OperatorCondition changes and when a stabilization window ends, by the leader only; a check that
+ * OperatorCondition changes, when this process becomes the leader, when a stabilization window
+ * ends and shortly after a check that raced another decision, by the leader only; a check that
  * fails publishes a closed gate.
  */
 @ApplicationScoped
@@ -47,6 +48,8 @@ public class AbsentStackWatcher {
     @Inject
     OperatorConditionWriter writer;
 
+    static final Duration RACED_RECHECK = Duration.ofMillis(200);
+
     private ScheduledExecutorService timer;
     private SharedIndexInformer<GenericKubernetesResource> operatorConditionInformer;
 
@@ -55,6 +58,8 @@ public class AbsentStackWatcher {
         long every = settings.gate().idlePollInterval().toMillis();
         timer.scheduleWithFixedDelay(this::checkSafely, Math.min(every, 1000), every, TimeUnit.MILLISECONDS);
         writer.name().ifPresent(this::watchOperatorCondition);
+        // a check made before this process led did nothing: the next would be a whole poll later
+        gate.onLeadership(this::operatorConditionChanged);
     }
 
     /**
@@ -134,7 +139,12 @@ public class AbsentStackWatcher {
         gate.fullReconcileDone();
         GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), fresh::get, null, null);
         GateDecision decision = gate.evaluateIfQuiet(seen, input);
-        if (decision != null && decision.recheckAfter() != null) {
+        if (decision == null) {
+            // another decision was published while this one was being taken (the start-up write,
+            // a reconcile that just ended): this check's reads may be stale, so look again soon
+            // rather than at the next poll
+            recheckAfter(RACED_RECHECK);
+        } else if (decision.recheckAfter() != null) {
             recheckAfter(decision.recheckAfter());
         }
         return decision != null;

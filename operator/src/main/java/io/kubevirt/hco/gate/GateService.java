@@ -106,7 +106,20 @@ public class GateService {
 
     public void leadership(boolean isLeader) {
         this.leader = isLeader;
+        if (isLeader) {
+            leadershipListeners.forEach(Runnable::run);
+        }
     }
+
+    /** Runs {@code listener} each time this process becomes the leader (work that only the leader does may start). */
+    public void onLeadership(Runnable listener) {
+        leadershipListeners.add(listener);
+        if (leader) {
+            listener.run();
+        }
+    }
+
+    private final java.util.List<Runnable> leadershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public boolean leader() {
         return leader;
