@@ -99,7 +99,8 @@ public class StackSnapshots {
     public GateInput freshSnapshot(Long appliedGeneration, Map<ComponentDescriptor, Map<String, Object>> desired,
             Map<ComponentDescriptor, Resolution> installed) {
         HyperConverged hco = freshHyperConverged();
-        return snapshot(observe(hco, appliedGeneration), freshComponents()::get, desired, null, installed);
+        // read on demand: only the components of the stack are looked at, not installed ones cost no request
+        return snapshot(observe(hco, appliedGeneration), this::freshComponent, desired, null, installed);
     }
 
     /** The HyperConverged singleton as the API server has it now (a quorum read); null when there is none. */
@@ -112,12 +113,17 @@ public class StackSnapshots {
     public Map<ComponentDescriptor, GenericKubernetesResource> freshComponents() {
         Map<ComponentDescriptor, GenericKubernetesResource> fresh = new java.util.HashMap<>();
         for (ComponentDescriptor d : components()) {
-            GenericKubernetesResource cr = ComponentResources.managed(client, d, settings.namespace()).get();
+            GenericKubernetesResource cr = freshComponent(d);
             if (cr != null) {
                 fresh.put(d, cr);
             }
         }
         return fresh;
+    }
+
+    /** The component's managed CR as the API server has it now (a quorum read); null when absent. */
+    public GenericKubernetesResource freshComponent(ComponentDescriptor d) {
+        return ComponentResources.managed(client, d, settings.namespace()).get();
     }
 
     public ComponentExpectation expectation(ComponentDescriptor d) {

@@ -27,6 +27,7 @@ import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.GateAudit;
 import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.e2e.ComponentOperatorProcess;
 import io.kubevirt.hco.e2e.StackTruth;
 import io.kubevirt.hco.simulator.ComponentCrds;
 
@@ -146,7 +147,7 @@ public final class DemoMain {
     static final class ComponentOperators implements AutoCloseable {
         private final Path kubeconfig;
         private final Path work;
-        private final Map<String, Process> running = new java.util.LinkedHashMap<>();
+        private final Map<String, ComponentOperatorProcess> running = new java.util.LinkedHashMap<>();
 
         ComponentOperators(Path kubeconfig, Path work) {
             this.kubeconfig = kubeconfig;
@@ -155,59 +156,26 @@ public final class DemoMain {
 
         /** {@code image} at {@code version} replaces whatever ran before; {@code behaviour} null: healthy. */
         void run(String image, String version, String behaviour) throws IOException, InterruptedException {
-            Process previous = running.remove(image);
+            ComponentOperatorProcess previous = running.remove(image);
             if (previous != null) {
-                stopQuietly(previous);
+                previous.close();
             }
             var component = io.kubevirt.hco.simulator.SimulatedComponent.forImage(image).orElseThrow();
-            ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp",
-                    classpath(), io.kubevirt.hco.simulator.ComponentOperatorMain.class.getName(), image);
-            Map<String, String> env = pb.environment();
-            env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
-            env.put(component.versionEnv(), version);
-            env.put("HOSTNAME", image + "-" + version + (behaviour == null ? "" : "-" + behaviour));
-            env.put("SIMULATED_UPGRADE_SECONDS", "2");
+            Map<String, String> env = new HashMap<>(Map.of(component.versionEnv(), version,
+                    "SIMULATED_UPGRADE_SECONDS", "2"));
             if (behaviour != null) {
                 env.put("SIMULATED_BEHAVIOUR", behaviour);
             }
-            File log = work.resolve(image + "-" + version + ".log").toFile();
-            pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log));
-            running.put(image, pb.start());
-            say(image + " " + version + (behaviour == null ? "" : " (" + behaviour + ")") + " started (log: " + log + ")");
-        }
-
-        /**
-         * The simulator's classpath: the demo runs inside Maven (exec:java), whose class loaders hold
-         * the project's test classpath, not {@code java.class.path}.
-         */
-        private static String classpath() {
-            List<String> entries = new java.util.ArrayList<>();
-            for (ClassLoader cl = DemoMain.class.getClassLoader(); cl != null; cl = cl.getParent()) {
-                if (cl instanceof java.net.URLClassLoader urls) {
-                    for (java.net.URL url : urls.getURLs()) {
-                        try {
-                            entries.add(Path.of(url.toURI()).toString());
-                        } catch (java.net.URISyntaxException | IllegalArgumentException e) {
-                            // not a file: nothing a JVM could load from
-                        }
-                    }
-                }
-            }
-            entries.add(System.getProperty("java.class.path"));
-            return String.join(File.pathSeparator, entries);
-        }
-
-        private static void stopQuietly(Process p) throws InterruptedException {
-            p.destroy();
-            if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-            }
+            String name = image + "-" + version + (behaviour == null ? "" : "-" + behaviour);
+            running.put(image, ComponentOperatorProcess.start(name, image, kubeconfig, env, work));
+            say(image + " " + version + (behaviour == null ? "" : " (" + behaviour + ")") + " started (log: "
+                    + work.resolve(name + ".log") + ")");
         }
 
         @Override
         public void close() throws InterruptedException {
-            for (Process p : running.values()) {
-                stopQuietly(p);
+            for (ComponentOperatorProcess p : running.values()) {
+                p.close();
             }
         }
     }

@@ -15,7 +15,7 @@ import io.kubevirt.hco.simulator.ComponentOperatorMain;
  * component the image stands for, with the pod's env (its version env var among it) and its
  * ServiceAccount's kubeconfig, exactly as the real image would get them.
  */
-final class ComponentOperatorProcess implements PodProcess {
+public final class ComponentOperatorProcess implements PodProcess {
 
     private final Process process;
     private final Path log;
@@ -25,11 +25,11 @@ final class ComponentOperatorProcess implements PodProcess {
         this.log = log;
     }
 
-    static ComponentOperatorProcess start(String pod, String image, Path kubeconfig, Map<String, String> podEnv,
+    /** Runs {@code image}'s simulated operator as pod {@code pod} would: its env, its kubeconfig, log in {@code logDir/<pod>.log}. */
+    public static ComponentOperatorProcess start(String pod, String image, Path kubeconfig, Map<String, String> podEnv,
             Path logDir) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                ComponentOperatorMain.class.getName(), image));
+                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", classpath(), ComponentOperatorMain.class.getName(), image));
         ProcessBuilder pb = new ProcessBuilder(command);
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG") || k.startsWith("HCO_")
@@ -48,6 +48,27 @@ final class ComponentOperatorProcess implements PodProcess {
         return new ComponentOperatorProcess(pb.start(), logFile);
     }
 
+    /**
+     * This JVM's classpath, whoever launched it: under Maven's exec:java (the demo) the project's test
+     * classpath is in the class loaders, not in {@code java.class.path}.
+     */
+    private static String classpath() {
+        List<String> entries = new ArrayList<>();
+        for (ClassLoader cl = ComponentOperatorProcess.class.getClassLoader(); cl != null; cl = cl.getParent()) {
+            if (cl instanceof java.net.URLClassLoader urls) {
+                for (java.net.URL url : urls.getURLs()) {
+                    try {
+                        entries.add(Path.of(url.toURI()).toString());
+                    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+                        // not a file: nothing a JVM could load from
+                    }
+                }
+            }
+        }
+        entries.add(System.getProperty("java.class.path"));
+        return String.join(java.io.File.pathSeparator, entries);
+    }
+
     @Override
     public boolean alive() {
         return process.isAlive();
@@ -59,7 +80,7 @@ final class ComponentOperatorProcess implements PodProcess {
         return process.isAlive();
     }
 
-    String log() throws IOException {
+    public String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
