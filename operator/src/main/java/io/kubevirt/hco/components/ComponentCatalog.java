@@ -17,20 +17,24 @@ public final class ComponentCatalog {
     public static final ComponentDescriptor KUBEVIRT = new ComponentDescriptor("KubeVirt", "kubevirt.io", "v1",
             "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, true, "KUBEVIRT_VERSION",
             "observedKubeVirtVersion", "targetKubeVirtVersion", null, ObservationEvidence.OBSERVED_GENERATION,
-            ComponentSpecs::kubevirt, "HCO_COMPONENT_KUBEVIRT", null);
+            KubeVirtSpec::of, "HCO_COMPONENT_KUBEVIRT", null,
+            "kubevirt.kubevirt.io/jsonpatch", List.of("imageTag", "imageRegistry"));
 
     public static final ComponentDescriptor CDI = new ComponentDescriptor("CDI", "cdi.kubevirt.io", "v1beta1", "CDI",
             "cdis", "cdi-kubevirt-hyperconverged", false, false, "CDI_VERSION", "observedVersion", "targetVersion",
-            null, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::cdi, "HCO_COMPONENT_CDI", null);
+            null, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, CdiSpec::of, "HCO_COMPONENT_CDI", null,
+            "containerizeddataimporter.kubevirt.io/jsonpatch", List.of());
 
     public static final ComponentDescriptor NETWORK_ADDONS = new ComponentDescriptor("NetworkAddonsConfig",
             "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs", "cluster",
             false, true, "NETWORK_ADDONS_VERSION", "observedVersion", "targetVersion", null,
-            ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ComponentSpecs::networkAddons, "HCO_COMPONENT_NETWORK_ADDONS", null);
+            ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, NetworkAddonsSpec::of, "HCO_COMPONENT_NETWORK_ADDONS", null,
+            "networkaddonsconfigs.kubevirt.io/jsonpatch", List.of());
 
     public static final ComponentDescriptor SSP = new ComponentDescriptor("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",
             "ssps", "ssp-kubevirt-hyperconverged", true, true, "SSP_VERSION", "observedVersion", "targetVersion",
-            "paused", ObservationEvidence.OBSERVED_GENERATION, ComponentSpecs::ssp, "HCO_COMPONENT_SSP", "template.openshift.io");
+            "paused", ObservationEvidence.OBSERVED_GENERATION, SspSpec::of, "HCO_COMPONENT_SSP", "template.openshift.io",
+            "ssp.kubevirt.io/jsonpatch", List.of());
 
     public static final List<ComponentDescriptor> ALL = List.of(KUBEVIRT, CDI, NETWORK_ADDONS, SSP);
 

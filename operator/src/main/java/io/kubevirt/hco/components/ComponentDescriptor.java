@@ -20,12 +20,16 @@ import io.kubevirt.hco.core.ObservationEvidence;
  *        (enabled, disabled, auto; enabled when unset)
  * @param requiredApiGroup an API group the component needs beyond its CRD, for auto-detection
  *        (SSP: OpenShift's template.openshift.io); null when none
+ * @param jsonPatchAnnotation the HyperConverged annotation whose JSON patch is applied to this
+ *        component's derived spec (upstream's names)
+ * @param gateSpecFields top-level spec fields a JSON patch may not touch: they decide which version
+ *        the component runs, which the gate compares with the expected one
  */
 public record ComponentDescriptor(String name, String group, String version, String kind, String plural,
         String crName, boolean namespaced, boolean statusSubresource, String versionEnv, String observedVersionField, String targetVersionField,
         String pausedField, ObservationEvidence evidence,
         BiFunction<HyperConvergedSpec, SpecContext, Map<String, Object>> specFunction, String settingEnv,
-        String requiredApiGroup) {
+        String requiredApiGroup, String jsonPatchAnnotation, java.util.List<String> gateSpecFields) {
 
     public String apiVersion() {
         return group + "/" + version;
@@ -35,11 +39,8 @@ public record ComponentDescriptor(String name, String group, String version, Str
         return plural + "." + group;
     }
 
+    /** The spec this component's CR should have: derived from the HyperConverged, then the user's JSON patch, if any. */
     public Map<String, Object> desiredSpec(HyperConvergedSpec spec, SpecContext context) {
-        return specFunction.apply(SpecDefaults.completed(spec), context);
-    }
-
-    /** Facts from the environment that specs depend on. */
-    public record SpecContext(String operatorNamespace) {
+        return JsonPatches.apply(this, specFunction.apply(SpecDefaults.completed(spec), context), context.annotations());
     }
 }

@@ -38,7 +38,7 @@ import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.HyperConvergedStatus;
 import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.components.ComponentDescriptor;
-import io.kubevirt.hco.components.ComponentDescriptor.SpecContext;
+import io.kubevirt.hco.components.SpecContext;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;

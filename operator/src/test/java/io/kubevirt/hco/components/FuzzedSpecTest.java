@@ -102,7 +102,7 @@ class FuzzedSpecTest {
                     }
                     // some wrong types are coerced by Jackson (e.g. 3 → true); what arrives is well typed
                     for (ComponentDescriptor d : ComponentCatalog.ALL) {
-                        Map<String, Object> desired = d.desiredSpec(hco.getSpec(), new ComponentDescriptor.SpecContext("ns"));
+                        Map<String, Object> desired = d.desiredSpec(hco.getSpec(), new io.kubevirt.hco.components.SpecContext("ns"));
                         assertThat(desired).isNotNull();
                         assertThat(SpecJson.fingerprint(desired)).hasSize(24);
                     }

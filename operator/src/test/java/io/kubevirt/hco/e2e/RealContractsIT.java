@@ -21,7 +21,7 @@ import io.kubevirt.hco.api.v1beta1.NodePlacementConfig;
 import io.kubevirt.hco.api.v1beta1.UninstallStrategy;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
-import io.kubevirt.hco.components.ComponentDescriptor.SpecContext;
+import io.kubevirt.hco.components.SpecContext;
 import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.components.OwnedFields;
 import io.kubevirt.hco.simulator.ComponentHabits;

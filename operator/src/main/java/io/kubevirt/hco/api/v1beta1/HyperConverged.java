@@ -1,8 +1,10 @@
 package io.kubevirt.hco.api.v1beta1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
@@ -10,7 +12,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 /** The one resource the user writes: the whole hyperconverged stack, declared once. */
 @Group(HyperConverged.GROUP)
 @Version(HyperConverged.VERSION)
-@ShortNames("hco")
+@ShortNames({ "hco", "hcos" })
+@Categories("all")
+@ValidationRule(value = "self.metadata.name == 'kubevirt-hyperconverged'",
+        message = "invalid metadata.name: the HyperConverged is a singleton named kubevirt-hyperconverged")
 @AdditionalPrinterColumn(name = "Available", type = AdditionalPrinterColumn.Type.STRING,
         jsonPath = ".status.conditions[?(@.type==\"Available\")].status")
 @AdditionalPrinterColumn(name = "Progressing", type = AdditionalPrinterColumn.Type.STRING,

@@ -1,0 +1,42 @@
+package io.kubevirt.hco.components;
+
+import java.util.List;
+import java.util.Map;
+
+import io.kubevirt.hco.api.v1beta1.CertRotation;
+import io.kubevirt.hco.api.v1beta1.HyperConvergedSpec;
+
+/** The CDI CR's spec as upstream HCO derives it: its three always-on feature gates, TLS, storage settings. */
+final class CdiSpec {
+
+    static final List<String> FEATURE_GATES = List.of("HonorWaitForFirstConsumer", "DataVolumeClaimAdoption",
+            "WebhookPvcRendering");
+
+    private CdiSpec() {
+    }
+
+    static Map<String, Object> of(HyperConvergedSpec spec, SpecContext ctx) {
+        var rr = spec.resourceRequirements;
+        Fields config = Fields.object()
+                .put("featureGates", FEATURE_GATES)
+                .put("tlsSecurityProfile", TlsProfiles.asProfile(spec.tlsSecurityProfile))
+                .put("podResourceRequirements", rr == null ? null : SpecJson.toMap(rr.storageWorkloads))
+                .put("scratchSpaceStorageClass", spec.scratchSpaceStorageClass)
+                .put("filesystemOverhead", SpecJson.toMap(spec.filesystemOverhead))
+                .put("insecureRegistries", spec.storageImport == null ? null : spec.storageImport.insecureRegistries)
+                .put("logVerbosity", spec.logVerbosityConfig == null ? null : spec.logVerbosityConfig.cdi);
+        return Fields.object()
+                .put("uninstallStrategy", spec.uninstallStrategy.name())
+                .put("config", config)
+                .put("certConfig", Fields.object().put("ca", rotation(spec.certConfig.ca))
+                        .put("server", rotation(spec.certConfig.server)))
+                // CDI's infra is a NodePlacement inlined in its ComponentConfig, workload a NodePlacement
+                .put("infra", spec.infra == null ? null : SpecJson.toMap(spec.infra.nodePlacement))
+                .put("workload", spec.workloads == null ? null : SpecJson.toMap(spec.workloads.nodePlacement))
+                .map();
+    }
+
+    private static Map<String, Object> rotation(CertRotation r) {
+        return Fields.object().put("duration", r.duration).put("renewBefore", r.renewBefore).map();
+    }
+}
