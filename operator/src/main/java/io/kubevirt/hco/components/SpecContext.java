@@ -9,8 +9,8 @@ import java.util.Set;
  *
  * @param operatorNamespace where the operator and the namespaced component CRs live
  * @param operatorVersion the HCO version, KubeVirt's productVersion
- * @param workerNodes schedulable worker nodes seen; -1 when not known (treated as more than one:
- *        the eviction default must not shut VMs down because a count was missing)
+ * @param workerNodes worker nodes seen; 0 or less when none were counted (treated as more than
+ *        one: the eviction default must not shut VMs down because a count was missing)
  * @param stack names of the components that are part of the stack (KubeVirt gates depend on SSP)
  * @param annotations the HyperConverged's annotations (tuning policy values, JSON patches)
  * @param machineTypes KubeVirt machine type per architecture (amd64, arm64, s390x) set by the operator's environment
@@ -30,8 +30,9 @@ public record SpecContext(String operatorNamespace, String operatorVersion, int 
         this(operatorNamespace, "", -1, Set.of("KubeVirt", "CDI", "NetworkAddonsConfig", "SSP"), Map.of(), Map.of());
     }
 
+    /** More than one node to run on: only a cluster known to have exactly one is not (zero means none counted yet). */
     public boolean highlyAvailable() {
-        return workerNodes < 0 || workerNodes > 1;
+        return workerNodes != 1;
     }
 
     public SpecContext withAnnotations(Map<String, String> values) {

@@ -1,6 +1,21 @@
 package io.kubevirt.hco.nativeimage;
 
+import io.kubevirt.hco.api.v1beta1.ApplicationAwareConfig;
 import io.kubevirt.hco.api.v1beta1.CertRotation;
+import io.kubevirt.hco.api.v1beta1.DataImportCronTemplate;
+import io.kubevirt.hco.api.v1beta1.EvictionStrategy;
+import io.kubevirt.hco.api.v1beta1.FilesystemOverhead;
+import io.kubevirt.hco.api.v1beta1.HigherWorkloadDensity;
+import io.kubevirt.hco.api.v1beta1.LogVerbosityConfig;
+import io.kubevirt.hco.api.v1beta1.MediatedDevicesConfiguration;
+import io.kubevirt.hco.api.v1beta1.ObsoleteCpus;
+import io.kubevirt.hco.api.v1beta1.OperandResourceRequirements;
+import io.kubevirt.hco.api.v1beta1.PermittedHostDevices;
+import io.kubevirt.hco.api.v1beta1.StorageImportConfig;
+import io.kubevirt.hco.api.v1beta1.TlsSecurityProfile;
+import io.kubevirt.hco.api.v1beta1.TuningPolicy;
+import io.kubevirt.hco.api.v1beta1.VirtualMachineOptions;
+import io.kubevirt.hco.api.v1beta1.WorkloadUpdateStrategy;
 import io.kubevirt.hco.api.v1beta1.CertRotationConfig;
 import io.kubevirt.hco.api.v1beta1.FeatureGates;
 import io.kubevirt.hco.api.v1beta1.GateBlocker;
@@ -31,7 +46,15 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         HyperConverged.class, HyperConvergedSpec.class, HyperConvergedStatus.class, FeatureGates.class,
         NodePlacementConfig.class, NodePlacement.class, CertRotationConfig.class, CertRotation.class,
         LiveMigrationConfig.class, UninstallStrategy.class, StatusCondition.class, RecordedVersion.class,
-        GateBlocker.class, RelatedObject.class,
+        GateBlocker.class, RelatedObject.class, TuningPolicy.class, EvictionStrategy.class, PermittedHostDevices.class,
+        PermittedHostDevices.PciHostDevice.class, PermittedHostDevices.UsbHostDevice.class,
+        PermittedHostDevices.UsbSelector.class, PermittedHostDevices.MediatedHostDevice.class,
+        MediatedDevicesConfiguration.class, MediatedDevicesConfiguration.NodeMediatedDeviceTypes.class,
+        OperandResourceRequirements.class, ObsoleteCpus.class, StorageImportConfig.class, WorkloadUpdateStrategy.class,
+        DataImportCronTemplate.class, DataImportCronTemplate.Metadata.class, FilesystemOverhead.class,
+        LogVerbosityConfig.class, TlsSecurityProfile.class, TlsSecurityProfile.Custom.class, TlsSecurityProfile.Type.class,
+        TlsSecurityProfile.TlsVersion.class, VirtualMachineOptions.class, ApplicationAwareConfig.class,
+        ApplicationAwareConfig.VmiCalcConfigName.class, HigherWorkloadDensity.class,
         GateExplanation.class, GateExplanation.Stabilization.class, GateExplanation.Upgrade.class,
         GateExplanation.ComponentEvidence.class, Blocker.class, Condition.class, GateReason.class, SpecState.class })
 public final class ReflectionRegistration {

@@ -134,6 +134,19 @@ public class GateMetrics {
                 .tag("component_name", component).register(registry).increment();
     }
 
+    /**
+     * Upstream's kubevirt_hco_unsafe_modifications: operations per JSON patch annotation of the
+     * HyperConverged; an annotation that went away drops to 0.
+     */
+    public void unsafeModifications(Map<String, Integer> operationsByAnnotation) {
+        unsafe.keySet().forEach(name -> unsafe.get(name).set(operationsByAnnotation.getOrDefault(name, 0)));
+        operationsByAnnotation.forEach((name, count) -> unsafe.computeIfAbsent(name,
+                n -> gauge("kubevirt_hco_unsafe_modifications", "Count of unsafe modifications in the HyperConverged annotations",
+                        Tags.of("annotation_name", n), new AtomicInteger())).set(count));
+    }
+
+    private final Map<String, AtomicInteger> unsafe = new ConcurrentHashMap<>();
+
     public void openingConfirmed() {
         io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_opening_confirmations")
                 .description("Decisions to open the gate that were re-taken on fresh reads before being published")

@@ -38,6 +38,10 @@ import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.HyperConvergedStatus;
 import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.fabric8.kubernetes.api.model.Node;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.InvalidSpecException;
+import io.kubevirt.hco.components.JsonPatches;
 import io.kubevirt.hco.components.SpecContext;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
@@ -57,11 +61,18 @@ import io.kubevirt.hco.gate.OperatorConditionWriter;
 // proven necessary rule by rule and verb by verb by RbacLeastPrivilegeIT.
 // the SDK's own periodic reconcile (also what it falls back to once retries are exhausted): the
 // unit must be given, its default is hours; hco.gate.reassert-interval schedules the usual one
-@ControllerConfiguration(name = HyperConvergedReconciler.NAME,
+@ControllerConfiguration(name = HyperConvergedReconciler.NAME, finalizerName = HyperConvergedReconciler.FINALIZER,
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {
 
     public static final String NAME = "hyperconverged";
+    /** Upstream HCO's finalizer: an adopted HyperConverged already carries it. */
+    public static final String FINALIZER = "kubevirt.io/hyperconverged";
+    /** The SDK's default finalizer, which releases before 2.1 put on the HyperConverged: replaced on sight. */
+    static final String LEGACY_FINALIZER = "hyperconvergeds.hco.kubevirt.io/finalizer";
+    static final String NODES_SOURCE = "nodes";
+    /** Upstream's condition for a HyperConverged carrying JSON patch annotations; present only while True. */
+    public static final String TAINTED_CONFIGURATION = "TaintedConfiguration";
     private static final Logger LOG = Logger.getLogger(HyperConvergedReconciler.class);
     /** After recording a version, look again at once: the record is now in the cluster. */
     static final Duration AFTER_RECORD = Duration.ofMillis(200);
@@ -98,6 +109,12 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     @Inject
     ComponentInstallation installation;
 
+    @Inject
+    SpecContexts specContexts;
+
+    @Inject
+    io.kubevirt.hco.observability.GateMetrics metrics;
+
     static final String OPERATOR_CONDITION_SOURCE = "operator-condition";
 
     @Override
@@ -117,6 +134,14 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             sources.add(new InformerEventSource<>(crd.build(), context));
         }
         operatorConditionName().ifPresent(name -> sources.add(operatorConditionSource(name, singleton, context)));
+        // the node count decides upstream's defaults for a single-node cluster; only a node's arrival,
+        // departure or change of role matters (status heartbeats must not wake the reconciler)
+        var nodes = InformerEventSourceConfiguration.from(Node.class, HyperConverged.class)
+                .withName(NODES_SOURCE)
+                .withOnUpdateFilter(WorkerNodes::rolesChanged)
+                .withSecondaryToPrimaryMapper(r -> Set.of(singleton))
+                .withWatchAllNamespaces();
+        sources.add(new InformerEventSource<>(nodes.build(), context));
         return sources;
     }
 
@@ -221,27 +246,43 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         Long applied = null;
         Map<ComponentDescriptor, Map<String, Object>> desired = new LinkedHashMap<>();
         Map<ComponentDescriptor, Resolution> installed = ComponentInstallation.allEnabled();
+        String invalid = null;
+        replaceLegacyFinalizer(hco, context);
         try {
             installed = installation.resolve(hco, d -> cachedCrd(context, d));
             syncComponentSources(context, installed);
+            SpecContext specContext = specContexts.of(hco, gate.operatorVersion(), workerNodes(context),
+                    partOfStack(installed).stream().map(ComponentDescriptor::name).collect(java.util.stream.Collectors.toSet()));
             for (ComponentDescriptor d : snapshots.components()) {
                 if (installed.get(d).managed()) {
-                    desired.put(d, d.desiredSpec(hco.getSpec(), new SpecContext(namespace)));
+                    try {
+                        desired.put(d, d.desiredSpec(hco.getSpec(), specContext));
+                    } catch (InvalidSpecException e) {
+                        // the user's input cannot be applied: said in the status, component CRs left as
+                        // they are, nothing retried until the HyperConverged changes
+                        invalid = invalid == null ? e.getMessage() : invalid + "; " + e.getMessage();
+                    }
                 }
             }
-            for (ComponentDescriptor d : desired.keySet()) {
-                try (var log = LogContext.component(d.name(), hco.getMetadata().getGeneration())) {
-                    componentWriter.apply(d, cached(context, d), desired.get(d), namespace, owner());
+            if (invalid == null) {
+                for (ComponentDescriptor d : desired.keySet()) {
+                    try (var log = LogContext.component(d.name(), hco.getMetadata().getGeneration())) {
+                        componentWriter.apply(d, cached(context, d), desired.get(d), namespace, owner());
+                    }
                 }
+                applied = hco.getMetadata().getGeneration();
+            } else {
+                LOG.warnf("the HyperConverged cannot be applied: %s", invalid);
             }
-            applied = hco.getMetadata().getGeneration();
             gate.fullReconcileDone();
         } catch (RuntimeException e) {
             failure = e;
             LOG.warnf("applying component specs failed: %s", e.getMessage());
         }
-        GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d), desired,
-                failure == null ? null : "applying component specs failed: " + failure.getMessage(), installed);
+        String error = failure != null ? "applying component specs failed: " + failure.getMessage()
+                : invalid != null ? "the HyperConverged cannot be applied: " + invalid : null;
+        GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d),
+                invalid == null ? desired : Map.of(), error, installed);
         Long appliedGeneration = applied;
         Map<ComponentDescriptor, Resolution> stack = installed;
         GateDecision decision = gate.evaluate(input, hco,
@@ -259,8 +300,8 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         }
         Long observedGeneration = applied != null ? applied
                 : hco.getStatus() == null ? null : hco.getStatus().observedGeneration;
-        HyperConvergedStatus status = statusWriter.desired(hco, StackConditions.summarize(input, decision), recorded,
-                observedGeneration, blockers(decision), partOfStack(installed), namespace);
+        HyperConvergedStatus status = statusWriter.desired(hco, withTaint(StackConditions.summarize(input, decision), hco),
+                recorded, observedGeneration, blockers(decision), partOfStack(installed), namespace);
         statusWriter.write(context, hco, status);
         if (failure != null) {
             throw failure;
@@ -274,6 +315,52 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         // OperatorCondition) at least this often, whatever happens
         next = earliest(next, settings.gate().reassertInterval());
         return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(next);
+    }
+
+    /**
+     * Upstream's TaintedConfiguration condition while any JSON patch annotation is present (and the
+     * metric of their operations): a stack configured past the API is not a supported one.
+     */
+    private List<io.kubevirt.hco.core.Condition> withTaint(List<io.kubevirt.hco.core.Condition> conditions, HyperConverged hco) {
+        Map<String, String> annotations = hco.getMetadata().getAnnotations();
+        metrics.unsafeModifications(JsonPatches.operationCounts(ComponentCatalog.ALL, annotations));
+        List<String> present = JsonPatches.present(ComponentCatalog.ALL, annotations);
+        if (present.isEmpty()) {
+            return conditions;
+        }
+        List<io.kubevirt.hco.core.Condition> out = new ArrayList<>(conditions);
+        out.add(new io.kubevirt.hco.core.Condition(TAINTED_CONFIGURATION, io.kubevirt.hco.core.Condition.TRUE,
+                "UnsupportedFeatureAnnotation", "Unsupported feature was activated via an HCO annotation: "
+                        + String.join(", ", present), null, null));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int workerNodes(Context<HyperConverged> context) {
+        try {
+            var source = (InformerEventSource<Node, HyperConverged>) context.eventSourceRetriever()
+                    .getEventSourceFor(Node.class, NODES_SOURCE);
+            return WorkerNodes.count(source.list().toList());
+        } catch (RuntimeException notReady) {
+            return 0;
+        }
+    }
+
+    /** Releases before 2.1 used the SDK's default finalizer: dropped once the upstream one is on. */
+    private static void replaceLegacyFinalizer(HyperConverged hco, Context<HyperConverged> context) {
+        List<String> finalizers = hco.getMetadata().getFinalizers();
+        if (finalizers == null || !finalizers.contains(LEGACY_FINALIZER) || !finalizers.contains(FINALIZER)) {
+            return;
+        }
+        try {
+            context.getClient().resource(hco).edit(h -> {
+                h.getMetadata().getFinalizers().remove(LEGACY_FINALIZER);
+                return h;
+            });
+            LOG.infof("replaced the finalizer %s with %s", LEGACY_FINALIZER, FINALIZER);
+        } catch (KubernetesClientException e) {
+            LOG.warnf("removing the legacy finalizer %s failed (%s); retried next time", LEGACY_FINALIZER, e.getMessage());
+        }
     }
 
     private static Duration earliest(Duration a, Duration b) {
