@@ -268,7 +268,7 @@ final class KubeVirtSpec {
                 burst = values.burst();
             }
         }
-        Number q = qps == Math.rint(qps) ? (Number) (long) qps : (Number) qps;
+        Number q = qps == Math.rint(qps) && qps <= Integer.MAX_VALUE ? (Number) (int) qps : (Number) qps;
         return Map.of("restClient", Map.of("rateLimiter", Map.of("tokenBucketRateLimiter", Map.of("qps", q, "burst", burst))));
     }
 

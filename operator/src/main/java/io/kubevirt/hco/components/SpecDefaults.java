@@ -18,6 +18,10 @@ public final class SpecDefaults {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .setSerializationInclusion(JsonInclude.Include.NON_NULL)
             .setDefaultMergeable(true);
+    static {
+        // a list the user wrote replaces the default one: merged, workloadUpdateMethods [Evict] would be [LiveMigrate, Evict]
+        MAPPER.configOverride(java.util.List.class).setMergeable(false);
+    }
 
     private SpecDefaults() {
     }

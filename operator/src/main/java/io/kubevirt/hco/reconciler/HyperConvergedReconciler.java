@@ -43,6 +43,7 @@ import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.InvalidSpecException;
 import io.kubevirt.hco.components.JsonPatches;
 import io.kubevirt.hco.components.SpecContext;
+import io.kubevirt.hco.components.UnappliedFields;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;
@@ -73,6 +74,8 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     static final String NODES_SOURCE = "nodes";
     /** Upstream's condition for a HyperConverged carrying JSON patch annotations; present only while True. */
     public static final String TAINTED_CONFIGURATION = "TaintedConfiguration";
+    /** Present, True, while the spec sets upstream fields this operator accepts but does not apply yet. */
+    public static final String UNAPPLIED_FIELDS = "UnappliedFields";
     private static final Logger LOG = Logger.getLogger(HyperConvergedReconciler.class);
     /** After recording a version, look again at once: the record is now in the cluster. */
     static final Duration AFTER_RECORD = Duration.ofMillis(200);
@@ -325,10 +328,17 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         Map<String, String> annotations = hco.getMetadata().getAnnotations();
         metrics.unsafeModifications(JsonPatches.operationCounts(ComponentCatalog.ALL, annotations));
         List<String> present = JsonPatches.present(ComponentCatalog.ALL, annotations);
-        if (present.isEmpty()) {
-            return conditions;
-        }
         List<io.kubevirt.hco.core.Condition> out = new ArrayList<>(conditions);
+        List<String> unapplied = hco.getSpec() == null ? List.of() : UnappliedFields.setIn(hco.getSpec());
+        if (!unapplied.isEmpty()) {
+            out.add(new io.kubevirt.hco.core.Condition(UNAPPLIED_FIELDS, io.kubevirt.hco.core.Condition.TRUE,
+                    "AcceptedNotApplied", "accepted but not applied by this operator: " + unapplied.stream()
+                            .map(f -> f + " (" + UnappliedFields.FIELDS.get(f) + ")").collect(java.util.stream.Collectors.joining("; ")),
+                    null, null));
+        }
+        if (present.isEmpty()) {
+            return out;
+        }
         out.add(new io.kubevirt.hco.core.Condition(TAINTED_CONFIGURATION, io.kubevirt.hco.core.Condition.TRUE,
                 "UnsupportedFeatureAnnotation", "Unsupported feature was activated via an HCO annotation: "
                         + String.join(", ", present), null, null));
