@@ -30,7 +30,7 @@ import io.kubevirt.hco.api.v1beta1.HyperConvergedSpec;
  * rewrite it with {@code -Dhco.readme.update=true}); every top-level field of the spec is either
  * mapped here or listed in {@link UnappliedFields}.
  */
-class FieldMappingTest {
+public class FieldMappingTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final Path README = Path.of("..", "README.md");
@@ -246,6 +246,23 @@ class FieldMappingTest {
             return;
         }
         assertThat(current).as("README API coverage table (rewrite: -Dhco.readme.update=true)").isEqualTo(table);
+    }
+
+    public static String upstreamSample() {
+        return UpstreamApi.SAMPLE;
+    }
+
+    public static List<String> upstreamFields() {
+        return UpstreamApi.V1BETA1_SPEC_FIELDS;
+    }
+
+    /** One spec setting every mapped field of the table at once (for checks against real CRDs). */
+    public static HyperConvergedSpec everyMappedFieldSet() throws Exception {
+        ObjectNode merged = JSON.createObjectNode();
+        for (Row r : ROWS) {
+            merged.setAll((ObjectNode) json(r.given()));
+        }
+        return JSON.treeToValue(merged, HyperConvergedSpec.class);
     }
 
     static String renderTable() {

@@ -36,9 +36,10 @@ import io.kubevirt.hco.simulator.ComponentHabits;
 class RealContractsIT extends E2eScenario {
 
     @Test
-    void everyFieldTheOperatorWritesIsKnownToTheComponentCrds() {
+    void everyFieldTheOperatorWritesIsKnownToTheComponentCrds() throws Exception {
         ClusterSetup.createNamespace(admin, NS);
-        for (HyperConvergedSpec spec : List.of(new HyperConvergedSpec(), everyOptionSet())) {
+        for (HyperConvergedSpec spec : List.of(new HyperConvergedSpec(), everyOptionSet(),
+                io.kubevirt.hco.components.FieldMappingTest.everyMappedFieldSet())) {
             for (ComponentDescriptor d : ComponentCatalog.ALL) {
                 Map<String, Object> desired = d.desiredSpec(spec, new SpecContext(NS));
                 GenericKubernetesResource cr = new GenericKubernetesResource();
