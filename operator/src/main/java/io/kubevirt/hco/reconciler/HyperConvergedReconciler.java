@@ -63,6 +63,8 @@ import io.kubevirt.hco.gate.OperatorConditionWriter;
 // the SDK's own periodic reconcile (also what it falls back to once retries are exhausted): the
 // unit must be given, its default is hours; hco.gate.reassert-interval schedules the usual one
 @ControllerConfiguration(name = HyperConvergedReconciler.NAME, finalizerName = HyperConvergedReconciler.FINALIZER,
+        generationAwareEventProcessing = false,
+        informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(onUpdateFilter = SpecOrIntentChanged.class),
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {
 
