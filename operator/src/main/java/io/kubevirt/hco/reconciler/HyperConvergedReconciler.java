@@ -40,6 +40,7 @@ import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.fabric8.kubernetes.api.model.Node;
 import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.CrdSchemaPruning;
 import io.kubevirt.hco.components.InvalidSpecException;
 import io.kubevirt.hco.components.JsonPatches;
 import io.kubevirt.hco.components.SpecContext;
@@ -261,7 +262,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             for (ComponentDescriptor d : snapshots.components()) {
                 if (installed.get(d).managed()) {
                     try {
-                        desired.put(d, d.desiredSpec(hco.getSpec(), specContext));
+                        desired.put(d, declaredOnly(d, d.desiredSpec(hco.getSpec(), specContext), cachedCrd(context, d)));
                     } catch (InvalidSpecException e) {
                         // the user's input cannot be applied: said in the status, component CRs left as
                         // they are, nothing retried until the HyperConverged changes
@@ -357,6 +358,31 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             return 0;
         }
     }
+
+    /**
+     * The spec without the fields the installed component CRD does not declare (an older component
+     * release): server-side apply would refuse the whole write. Logged once per set of fields;
+     * with {@code HCO_FIELD_VALIDATION=Strict} nothing is dropped and the write is refused instead.
+     */
+    private Map<String, Object> declaredOnly(ComponentDescriptor d, Map<String, Object> spec, CustomResourceDefinition crd) {
+        if (crd == null || "Strict".equalsIgnoreCase(settings.components().fieldValidation())) {
+            return spec;
+        }
+        Map<String, Object> schema = crd.getSpec().getVersions().stream().filter(v -> d.version().equals(v.getName()))
+                .findFirst().filter(v -> v.getSchema() != null && v.getSchema().getOpenAPIV3Schema() != null
+                        && v.getSchema().getOpenAPIV3Schema().getProperties() != null)
+                .map(v -> v.getSchema().getOpenAPIV3Schema().getProperties().get("spec"))
+                .map(io.kubevirt.hco.components.SpecJson::toMap).orElse(null);
+        List<String> dropped = new ArrayList<>();
+        Map<String, Object> out = CrdSchemaPruning.prune(spec, schema, dropped);
+        if (!dropped.isEmpty() && !dropped.equals(droppedFields.put(d.name(), dropped))) {
+            LOG.warnf("%s: the installed CRD %s does not declare spec%s; left out of the write (an older %s release?)",
+                    d.name(), d.crdName(), String.join(", spec", dropped), d.kind());
+        }
+        return out;
+    }
+
+    private final Map<String, List<String>> droppedFields = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Releases before 2.1 used the SDK's default finalizer: dropped once the upstream one is on. */
     private static void replaceLegacyFinalizer(HyperConverged hco, Context<HyperConverged> context) {

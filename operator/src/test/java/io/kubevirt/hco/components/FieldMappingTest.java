@@ -252,6 +252,11 @@ public class FieldMappingTest {
         return UpstreamApi.SAMPLE;
     }
 
+    /** A v1beta1 spec (YAML) setting every upstream field, with values of upstream's types. */
+    public static String everyUpstreamField() {
+        return UpstreamApi.EVERY_FIELD;
+    }
+
     public static List<String> upstreamFields() {
         return UpstreamApi.V1BETA1_SPEC_FIELDS;
     }

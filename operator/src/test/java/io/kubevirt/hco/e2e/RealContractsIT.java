@@ -59,6 +59,35 @@ class RealContractsIT extends E2eScenario {
         }
     }
 
+    /**
+     * A KubeVirt CRD of an older release, without fields this operator's mapping writes: server-side
+     * apply would refuse every write ("field not declared in schema"), so the operator leaves them
+     * out, and the stack converges and opens.
+     */
+    @Test
+    void anOlderComponentCrdWithoutSomeFieldsStillConvergesAndOpens() throws Exception {
+        var crds = admin.apiextensions().v1().customResourceDefinitions();
+        var kubevirt = crds.withName(ComponentCatalog.KUBEVIRT.crdName()).get();
+        var spec = kubevirt.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties().get("spec");
+        spec.getProperties().remove("serviceMonitorNamespace");
+        spec.getProperties().get("configuration").getProperties().remove("vmRolloutStrategy");
+        spec.getProperties().get("configuration").getProperties().get("migrations").getProperties()
+                .remove("allowAutoConverge");
+        kubevirt.getMetadata().setManagedFields(null);
+        crds.resource(kubevirt).update();
+
+        // the default field validation (the suite's operators run Strict, to catch any field the mapping misnames)
+        olm.installCsv("1.0.0");
+        OperatorProcess op = operator("hco-warn", "1.0.0", Map.of("HCO_FIELD_VALIDATION", "Warn"));
+        createHyperConverged();
+        simulator.watch();
+        within(60).until(() -> olm.saw("1.0.0", "True"));
+        Map<String, Object> written = spec(ComponentCatalog.KUBEVIRT);
+        assertThat(written).doesNotContainKey("serviceMonitorNamespace").containsKey("workloadUpdateStrategy");
+        assertThat(op.log()).contains("does not declare", "spec.configuration.migrations.allowAutoConverge",
+                "spec.serviceMonitorNamespace");
+    }
+
     @Test
     void installAndUpgradeOpenTheGateWithEventOnlyComponentsOffClocksAndRealStatusHabits() throws Exception {
         simulator.habits("CDI", ComponentHabits.PLAIN.withClockOffset(Duration.ofSeconds(10)))
