@@ -94,3 +94,26 @@ app.kubernetes.io/component: {{ $op.component }}
 app.kubernetes.io/part-of: hco-operator
 app.kubernetes.io/instance: {{ $root.Release.Name }}
 {{- end }}
+
+{{/*
+The conversion webhook's certificates, generated once per render (every template that needs them
+gets the same ones) and kept across upgrades: an existing Secret's are reused.
+*/}}
+{{- define "hco.webhookSecret" -}}
+{{- if eq .Values.conversionWebhook.certificates "secret" }}{{ .Values.conversionWebhook.secretName }}{{ else }}hco-operator-webhook-tls{{ end }}
+{{- end }}
+
+{{- define "hco.webhookCerts" -}}
+{{- if not (hasKey .Values "_webhookCerts") }}
+{{- $name := include "hco.webhookSecret" . }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace $name }}
+{{- if and $existing $existing.data (hasKey $existing.data "ca.crt") }}
+{{- $_ := set .Values "_webhookCerts" (dict "crt" (index $existing.data "tls.crt") "key" (index $existing.data "tls.key") "ca" (index $existing.data "ca.crt")) }}
+{{- else }}
+{{- $service := printf "hco-operator-webhook.%s.svc" .Release.Namespace }}
+{{- $ca := genCA "hco-operator-webhook-ca" 3650 }}
+{{- $cert := genSignedCert $service nil (list "hco-operator-webhook" (printf "hco-operator-webhook.%s" .Release.Namespace) $service (printf "%s.cluster.local" $service)) 3650 $ca }}
+{{- $_ := set .Values "_webhookCerts" (dict "crt" ($cert.Cert | b64enc) "key" ($cert.Key | b64enc) "ca" ($ca.Cert | b64enc)) }}
+{{- end }}
+{{- end }}
+{{- end }}

@@ -62,6 +62,9 @@ public class ConversionWebhook {
                 converted.add(HyperConvergedConversion.convert(map, desired));
             }
             response.set("convertedObjects", JSON.valueToTree(converted));
+            if (LOG.isDebugEnabled()) {
+                LOG.debugf("converted to %s: %s -> %s", desired, req.path("objects"), response.get("convertedObjects"));
+            }
             response.putObject("result").put("status", "Success");
         } catch (RuntimeException e) {
             LOG.warnf("conversion to %s refused: %s", desired, e.getMessage());

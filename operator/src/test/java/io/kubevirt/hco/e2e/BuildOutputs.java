@@ -70,12 +70,15 @@ final class BuildOutputs {
         try (Reader r = Files.newBufferedReader(OLM_SOURCES.resolve("release.properties"))) {
             release.load(r);
         }
-        // no chart-made certificate under OLM: nothing would create its Secret (see README, TLS)
+        // no chart-made certificate under OLM: nothing would create its Secret (see README, TLS); no
+        // conversion webhook either: OLM manages one only for a CSV that supports AllNamespaces alone
+        // (its installer: "CSVs with conversion webhooks must support only AllNamespaces"), so the
+        // bundle serves v1beta1 only (BundleGenerator)
         // every component operator rendered: SSP's too (the operator decides at run time whether SSP
         // is part of the stack, see BundleGenerator)
         Result rendered = helm("template", BundleGenerator.PACKAGE, CHART.toString(), "--namespace", "placeholder",
                 "--set", "metrics.tls.mode=none", "--api-versions", "monitoring.coreos.com/v1",
-                "--set", "components.ssp.enabled=true");
+                "--set", "components.ssp.enabled=true", "--set", "conversionWebhook.enabled=false");
         if (rendered.exit() != 0) {
             throw new IllegalStateException("helm template failed: " + rendered.output());
         }

@@ -86,7 +86,7 @@ public final class BundleGenerator {
         String csvName = PACKAGE + ".v" + in.version();
         Map<String, Object> deployment = platformDetectedAtRunTime(olmManaged(in.deployment()));
         files.put("manifests/" + PACKAGE + ".clusterserviceversion.yaml", yaml(csv(in, csvName, deployment)));
-        files.put("manifests/hyperconvergeds.hco.kubevirt.io.crd.yaml", in.crd());
+        files.put("manifests/hyperconvergeds.hco.kubevirt.io.crd.yaml", v1beta1Only(in.crd()));
         for (Map<String, Object> crd : in.componentCrds()) {
             files.put("manifests/" + child(crd, "metadata").get("name") + ".crd.yaml", yaml(olmObject(crd)));
         }
@@ -309,6 +309,21 @@ public final class BundleGenerator {
             }
         }
         return o;
+    }
+
+    /**
+     * The CRD with v1 not served: without a conversion webhook (see BuildOutputs) the API server would
+     * store v1 objects as v1beta1 unconverted, and prune what v1beta1 does not know.
+     */
+    @SuppressWarnings("unchecked")
+    static String v1beta1Only(String crdYaml) throws IOException {
+        Map<String, Object> crd = YAML.readValue(crdYaml, MAP);
+        for (Map<String, Object> version : (List<Map<String, Object>>) child(crd, "spec").get("versions")) {
+            if (!"v1beta1".equals(version.get("name"))) {
+                version.put("served", false);
+            }
+        }
+        return yaml(crd);
     }
 
     /**
