@@ -58,6 +58,12 @@ public class HyperConvergedStatusWriter {
         for (ComponentDescriptor d : components) {
             next.relatedObjects.add(new RelatedObject(d.apiVersion(), d.kind(), d.crName(), d.namespaced() ? namespace : null));
         }
+        // what upstream wrote and this operator does not: kept (an adopted install loses nothing)
+        next.dataImportSchedule = old.dataImportSchedule;
+        next.dataImportCronTemplates = old.dataImportCronTemplates;
+        next.systemHealthStatus = old.systemHealthStatus;
+        next.infrastructureHighlyAvailable = old.infrastructureHighlyAvailable;
+        next.nodeInfo = old.nodeInfo;
         return next;
     }
 

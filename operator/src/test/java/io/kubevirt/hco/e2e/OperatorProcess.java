@@ -102,6 +102,8 @@ public final class OperatorProcess implements PodProcess {
         config.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
         config.put("HCO_MANAGEMENT_PORT", Integer.toString(port));
         config.put("HCO_HTTP_PORT", Integer.toString(RealApiServer.freePort()));
+        // pods have a port space each; processes on one host do not (a test may name its own)
+        config.putIfAbsent("HCO_WEBHOOK_PORT", Integer.toString(RealApiServer.freePort()));
         config.forEach((k, v) -> {
             if (v == null) {
                 env.remove(k);
