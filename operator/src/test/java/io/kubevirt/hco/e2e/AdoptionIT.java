@@ -33,7 +33,6 @@ import io.kubevirt.hco.components.SpecContext;
 class AdoptionIT extends E2eScenario {
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    static final String UPSTREAM_MANAGER = "hyperconverged-cluster-operator";
 
     @Test
     @SuppressWarnings("unchecked")
@@ -81,7 +80,8 @@ class AdoptionIT extends E2eScenario {
                             "app.kubernetes.io/part-of", "hyperconverged-cluster"))
                     .build());
             cr.getAdditionalProperties().put("spec", d.desiredSpec(typed, upstreamContext));
-            ComponentResources.of(admin, d, NS).resource(cr).fieldManager(UPSTREAM_MANAGER).create();
+            // created by another field manager than this operator's (the test client's), as upstream's were
+            ComponentResources.of(admin, d, NS).resource(cr).create();
         }
         simulator.watch();
         within(60).until(() -> ComponentCatalog.ALL.stream().allMatch(d -> simulator.converged(d.name(), "1.0.0")));
