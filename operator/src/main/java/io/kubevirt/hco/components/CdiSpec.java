@@ -15,6 +15,13 @@ final class CdiSpec {
     private CdiSpec() {
     }
 
+    /** With it, CDI takes its CR's spec.config as the authority over CDIConfig (upstream always sets it). */
+    static final String CONFIG_AUTHORITY_ANNOTATION = "cdi.kubevirt.io/configAuthority";
+
+    static Map<String, String> annotations(Map<String, Object> desiredSpec) {
+        return Map.of(CONFIG_AUTHORITY_ANNOTATION, "");
+    }
+
     static Map<String, Object> of(HyperConvergedSpec spec, SpecContext ctx) {
         var rr = spec.resourceRequirements;
         Fields config = Fields.object()

@@ -18,23 +18,23 @@ public final class ComponentCatalog {
             "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, true, "KUBEVIRT_VERSION",
             "observedKubeVirtVersion", "targetKubeVirtVersion", null, ObservationEvidence.OBSERVED_GENERATION,
             KubeVirtSpec::of, "HCO_COMPONENT_KUBEVIRT", null,
-            "kubevirt.kubevirt.io/jsonpatch", List.of("imageTag", "imageRegistry"));
+            "kubevirt.kubevirt.io/jsonpatch", List.of("imageTag", "imageRegistry"), KubeVirtSpec::annotations);
 
     public static final ComponentDescriptor CDI = new ComponentDescriptor("CDI", "cdi.kubevirt.io", "v1beta1", "CDI",
             "cdis", "cdi-kubevirt-hyperconverged", false, false, "CDI_VERSION", "observedVersion", "targetVersion",
             null, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, CdiSpec::of, "HCO_COMPONENT_CDI", null,
-            "containerizeddataimporter.kubevirt.io/jsonpatch", List.of());
+            "containerizeddataimporter.kubevirt.io/jsonpatch", List.of(), CdiSpec::annotations);
 
     public static final ComponentDescriptor NETWORK_ADDONS = new ComponentDescriptor("NetworkAddonsConfig",
             "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs", "cluster",
             false, true, "NETWORK_ADDONS_VERSION", "observedVersion", "targetVersion", null,
             ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, NetworkAddonsSpec::of, "HCO_COMPONENT_NETWORK_ADDONS", null,
-            "networkaddonsconfigs.kubevirt.io/jsonpatch", List.of());
+            "networkaddonsconfigs.kubevirt.io/jsonpatch", List.of(), null);
 
     public static final ComponentDescriptor SSP = new ComponentDescriptor("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",
             "ssps", "ssp-kubevirt-hyperconverged", true, true, "SSP_VERSION", "observedVersion", "targetVersion",
             "paused", ObservationEvidence.OBSERVED_GENERATION, SspSpec::of, "HCO_COMPONENT_SSP", "template.openshift.io",
-            "ssp.kubevirt.io/jsonpatch", List.of());
+            "ssp.kubevirt.io/jsonpatch", List.of(), null);
 
     public static final List<ComponentDescriptor> ALL = List.of(KUBEVIRT, CDI, NETWORK_ADDONS, SSP);
 

@@ -24,12 +24,20 @@ import io.kubevirt.hco.core.ObservationEvidence;
  *        component's derived spec (upstream's names)
  * @param gateSpecFields top-level spec fields a JSON patch may not touch: they decide which version
  *        the component runs, which the gate compares with the expected one
+ * @param annotationsFunction the annotations the component reads from its CR besides the spec, as
+ *        upstream sets them, from the desired spec (CDI's config authority, KubeVirt's AlignCPUs)
  */
 public record ComponentDescriptor(String name, String group, String version, String kind, String plural,
         String crName, boolean namespaced, boolean statusSubresource, String versionEnv, String observedVersionField, String targetVersionField,
         String pausedField, ObservationEvidence evidence,
         BiFunction<HyperConvergedSpec, SpecContext, Map<String, Object>> specFunction, String settingEnv,
-        String requiredApiGroup, String jsonPatchAnnotation, java.util.List<String> gateSpecFields) {
+        String requiredApiGroup, String jsonPatchAnnotation, java.util.List<String> gateSpecFields,
+        java.util.function.Function<Map<String, Object>, Map<String, String>> annotationsFunction) {
+
+    /** The annotations this operator sets on the component's CR for a desired spec (empty when none). */
+    public Map<String, String> annotations(Map<String, Object> desiredSpec) {
+        return annotationsFunction == null ? Map.of() : annotationsFunction.apply(desiredSpec);
+    }
 
     public String apiVersion() {
         return group + "/" + version;

@@ -50,6 +50,16 @@ final class KubeVirtSpec {
     private KubeVirtSpec() {
     }
 
+    /** KubeVirt reads AlignCPUs' behaviour from this annotation of its CR, set with the feature gate as upstream does. */
+    static final String EVEN_PARITY_ANNOTATION = "alpha.kubevirt.io/EmulatorThreadCompleteToEvenParity";
+
+    static Map<String, String> annotations(Map<String, Object> desiredSpec) {
+        Object configuration = desiredSpec.get("configuration");
+        Object developer = configuration instanceof Map<?, ?> c ? c.get("developerConfiguration") : null;
+        Object gates = developer instanceof Map<?, ?> d ? d.get("featureGates") : null;
+        return gates instanceof List<?> l && l.contains("AlignCPUs") ? Map.of(EVEN_PARITY_ANNOTATION, "") : Map.of();
+    }
+
     static Map<String, Object> of(HyperConvergedSpec spec, SpecContext ctx) {
         return Fields.object()
                 .put("certificateRotateStrategy", Fields.object().put("selfSigned", Fields.object()

@@ -85,7 +85,8 @@ public class ComponentWriter {
         }
         String recordedStatus = annotation(current, ObservationReader.STATUS_AT_SPEC_WRITE);
         boolean metadataInSync = recordedStatus != null && hash.equals(annotation(current, SPEC_HASH))
-                && owner.equals(labels(current).get(OWNER)) && labels(current).containsKey(MANAGED_BY);
+                && owner.equals(labels(current).get(OWNER)) && labels(current).containsKey(MANAGED_BY)
+                && carries(current, d.annotations(desired));
         if (specInSync && metadataInSync) {
             return null;
         }
@@ -202,7 +203,7 @@ public class ComponentWriter {
         GenericKubernetesResource cr = new GenericKubernetesResource();
         cr.setApiVersion(d.apiVersion());
         cr.setKind(d.kind());
-        Map<String, String> annotations = new LinkedHashMap<>();
+        Map<String, String> annotations = new LinkedHashMap<>(d.annotations(desired));
         annotations.put(SPEC_HASH, hash);
         annotations.put(ObservationReader.STATUS_AT_SPEC_WRITE, statusAtWrite);
         Map<String, String> labels = new LinkedHashMap<>();
@@ -248,6 +249,10 @@ public class ComponentWriter {
         Map<String, String> out = new LinkedHashMap<>(base == null ? Map.of() : base);
         out.putAll(ours);
         return out;
+    }
+
+    private static boolean carries(GenericKubernetesResource cr, Map<String, String> annotations) {
+        return annotations.entrySet().stream().allMatch(e -> e.getValue().equals(annotation(cr, e.getKey())));
     }
 
     private static Map<String, String> labels(GenericKubernetesResource cr) {

@@ -201,6 +201,18 @@ public class FieldMappingTest {
     }
 
     @Test
+    void theAnnotationsUpstreamSetsOnTheComponentCrs() throws Exception {
+        var ctx = new SpecContext("hco-ns");
+        var align = JSON.treeToValue(json("{'featureGates':{'alignCPUs':true}}"), HyperConvergedSpec.class);
+        assertThat(ComponentCatalog.KUBEVIRT.annotations(ComponentCatalog.KUBEVIRT.desiredSpec(align, ctx)))
+                .containsExactly(Map.entry("alpha.kubevirt.io/EmulatorThreadCompleteToEvenParity", ""));
+        assertThat(ComponentCatalog.KUBEVIRT.annotations(ComponentCatalog.KUBEVIRT.desiredSpec(new HyperConvergedSpec(), ctx)))
+                .isEmpty();
+        assertThat(ComponentCatalog.CDI.annotations(ComponentCatalog.CDI.desiredSpec(new HyperConvergedSpec(), ctx)))
+                .containsExactly(Map.entry("cdi.kubevirt.io/configAuthority", ""));
+    }
+
+    @Test
     void sspGatesOnlyWhenSspIsPartOfTheStack() throws Exception {
         SpecContext withoutSsp = new SpecContext("hco-ns", "1.0.0", 3, Set.of("KubeVirt", "CDI", "NetworkAddonsConfig"),
                 Map.of(), Map.of());

@@ -83,6 +83,9 @@ class UpstreamApiIT extends E2eScenario {
     @Test
     void jsonPatchesAreAppliedReportedAndRefusedWhenTheyTouchTheGate() throws Exception {
         OperatorProcess op = installedAndUpgradeable("1.0.0");
+        // what upstream sets besides the spec: CDI takes its CR's config as the authority over CDIConfig
+        assertThat(cluster.component(ComponentCatalog.CDI).getMetadata().getAnnotations())
+                .containsEntry("cdi.kubevirt.io/configAuthority", "");
         editHyperConverged(h -> annotate(h, "kubevirt.kubevirt.io/jsonpatch",
                 "[{\"op\":\"add\",\"path\":\"/spec/configuration/cpuModel\",\"value\":\"Skylake-Server\"}]"));
         within(60).until(() -> condition("TaintedConfiguration") != null
