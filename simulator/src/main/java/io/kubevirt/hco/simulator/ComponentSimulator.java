@@ -178,24 +178,47 @@ public class ComponentSimulator implements AutoCloseable {
         eventDriven = true;
         loop = executor();
         for (SimulatedComponent d : components) {
-            watches.add(d.resources(client, namespace).withField("metadata.name", d.crName())
-                    .watch(new Watcher<>() {
-                        @Override
-                        public void eventReceived(Action action, GenericKubernetesResource resource) {
-                            if (action != Action.DELETED && d.crName().equals(resource.getMetadata().getName())) {
-                                loop.execute(() -> reconcileQuietly(d, false));
-                            }
-                        }
-
-                        @Override
-                        public void onClose(WatcherException cause) {
-                            // the test ends, or the API server went away; a restarted simulator watches again
-                        }
-                    }));
+            watch(d);
             loop.execute(() -> reconcileQuietly(d, false));
         }
         return this;
     }
+
+    /**
+     * A real operator's informer lists and watches again when its watch ends with an error (the API
+     * server restarted and the resourceVersion is gone), and reconciles what it finds: so does this.
+     */
+    private void watch(SimulatedComponent d) {
+        watches.add(d.resources(client, namespace).withField("metadata.name", d.crName())
+                .watch(new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, GenericKubernetesResource resource) {
+                        if (action != Action.DELETED && d.crName().equals(resource.getMetadata().getName())) {
+                            loop.execute(() -> reconcileQuietly(d, false));
+                        }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {
+                        if (cause != null && loop != null && !loop.isShutdown()) {
+                            loop.schedule(() -> rewatch(d), RETRY_MIN_MS, TimeUnit.MILLISECONDS);
+                        }
+                    }
+                }));
+    }
+
+    private void rewatch(SimulatedComponent d) {
+        try {
+            watch(d);
+            reconcileQuietly(d, false);
+        } catch (RuntimeException stillDown) {
+            loop.schedule(() -> rewatch(d), RETRY_MAX_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** A failed reconcile is retried as controller-runtime requeues it: exponential backoff, capped. */
+    static final long RETRY_MIN_MS = 200;
+    static final long RETRY_MAX_MS = 5_000;
 
     private ScheduledExecutorService executor() {
         return Executors.newSingleThreadScheduledExecutor(r -> {
@@ -220,15 +243,30 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     private void reconcileQuietly(SimulatedComponent d, boolean refresh) {
+        reconcileQuietly(d, refresh, RETRY_MIN_MS);
+    }
+
+    private void reconcileQuietly(SimulatedComponent d, boolean refresh, long backoffMs) {
         try {
             reconcile(d, refresh, NOTHING);
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 409 && loop != null) {
+            if (e.getCode() == 409 && loop != null && !loop.isShutdown()) {
                 // a real operator requeues on a conflict
                 loop.schedule(() -> reconcileQuietly(d, refresh), 50, TimeUnit.MILLISECONDS);
+            } else {
+                requeue(d, refresh, backoffMs);
             }
         } catch (RuntimeException e) {
-            // the API server went away (a test stopping it): nothing to report to
+            // the API server is away: a real operator requeues the failed reconcile; once the test
+            // ends (the loop is shut down) nothing runs again
+            requeue(d, refresh, backoffMs);
+        }
+    }
+
+    private void requeue(SimulatedComponent d, boolean refresh, long backoffMs) {
+        if (eventDriven && loop != null && !loop.isShutdown()) {
+            long next = Math.min(backoffMs * 2, RETRY_MAX_MS);
+            loop.schedule(() -> reconcileQuietly(d, refresh, next), backoffMs, TimeUnit.MILLISECONDS);
         }
     }
 
