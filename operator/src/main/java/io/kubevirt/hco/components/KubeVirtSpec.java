@@ -205,26 +205,30 @@ final class KubeVirtSpec {
         if (devices == null) {
             return null;
         }
-        List<Object> pci = new ArrayList<>();
-        if (devices.pciHostDevices != null) {
-            devices.pciHostDevices.stream().filter(d -> !d.disabled).forEach(d -> pci.add(Fields.object()
-                    .put("pciVendorSelector", d.pciDeviceSelector).put("resourceName", d.resourceName)
-                    .put("externalResourceProvider", d.externalResourceProvider ? true : null).map()));
+        return Fields.object()
+                .put("pciHostDevices", permitted(devices.pciHostDevices,
+                        (d, f) -> f.put("pciVendorSelector", d.pciDeviceSelector)))
+                .put("mediatedDevices", permitted(devices.mediatedDevices,
+                        (d, f) -> f.put("mdevNameSelector", d.mdevNameSelector)))
+                .put("usb", permitted(devices.usbHostDevices, (d, f) -> f.put("selectors",
+                        d.selectors == null ? null : d.selectors.stream().map(SpecJson::toMap).toList())));
+    }
+
+    /** KubeVirt's entries for the enabled ones (upstream keeps disabled entries in the HyperConverged only). */
+    private static <T extends PermittedHostDevices.Entry> List<Object> permitted(List<T> entries,
+            java.util.function.BiConsumer<T, Fields> selector) {
+        List<Object> out = new ArrayList<>();
+        if (entries != null) {
+            for (T d : entries) {
+                if (!d.disabled) {
+                    Fields f = Fields.object();
+                    selector.accept(d, f);
+                    out.add(f.put("resourceName", d.resourceName)
+                            .put("externalResourceProvider", d.externalResourceProvider ? true : null).map());
+                }
+            }
         }
-        List<Object> mdev = new ArrayList<>();
-        if (devices.mediatedDevices != null) {
-            devices.mediatedDevices.stream().filter(d -> !d.disabled).forEach(d -> mdev.add(Fields.object()
-                    .put("mdevNameSelector", d.mdevNameSelector).put("resourceName", d.resourceName)
-                    .put("externalResourceProvider", d.externalResourceProvider ? true : null).map()));
-        }
-        List<Object> usb = new ArrayList<>();
-        if (devices.usbHostDevices != null) {
-            devices.usbHostDevices.stream().filter(d -> !d.disabled).forEach(d -> usb.add(Fields.object()
-                    .put("resourceName", d.resourceName)
-                    .put("selectors", d.selectors == null ? null : d.selectors.stream().map(SpecJson::toMap).toList())
-                    .put("externalResourceProvider", d.externalResourceProvider ? true : null).map()));
-        }
-        return Fields.object().put("pciHostDevices", pci).put("mediatedDevices", mdev).put("usb", usb);
+        return out;
     }
 
     private static Object mediatedDevices(HyperConvergedSpec spec) {

@@ -47,7 +47,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         NodePlacementConfig.class, NodePlacement.class, CertRotationConfig.class, CertRotation.class,
         LiveMigrationConfig.class, UninstallStrategy.class, StatusCondition.class, RecordedVersion.class,
         GateBlocker.class, RelatedObject.class, TuningPolicy.class, EvictionStrategy.class, PermittedHostDevices.class,
-        PermittedHostDevices.PciHostDevice.class, PermittedHostDevices.UsbHostDevice.class,
+        PermittedHostDevices.Entry.class, PermittedHostDevices.PciHostDevice.class, PermittedHostDevices.UsbHostDevice.class,
         PermittedHostDevices.UsbSelector.class, PermittedHostDevices.MediatedHostDevice.class,
         MediatedDevicesConfiguration.class, MediatedDevicesConfiguration.NodeMediatedDeviceTypes.class,
         OperandResourceRequirements.class, ObsoleteCpus.class, StorageImportConfig.class, WorkloadUpdateStrategy.class,

@@ -3,7 +3,6 @@ package io.kubevirt.hco.api.v1beta1;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 import io.fabric8.generator.annotation.Required;
@@ -21,11 +20,8 @@ public class PermittedHostDevices {
     @JsonPropertyDescription("Mediated devices, by mdev type name.")
     public List<MediatedHostDevice> mediatedDevices;
 
-    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-    public static class PciHostDevice {
-        @JsonPropertyDescription("vendor_id:product_id of the PCI device on the host.")
-        @Required
-        public String pciDeviceSelector;
+    /** What every permitted device entry has: the resource it is requested by, and two switches. */
+    public abstract static class Entry {
         @JsonPropertyDescription("Resource name the device is advertised and requested by.")
         @Required
         public String resourceName;
@@ -36,16 +32,16 @@ public class PermittedHostDevices {
     }
 
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-    public static class UsbHostDevice {
-        @JsonPropertyDescription("Resource name the devices are advertised and requested by.")
+    public static class PciHostDevice extends Entry {
+        @JsonPropertyDescription("vendor_id:product_id of the PCI device on the host.")
         @Required
-        public String resourceName;
+        public String pciDeviceSelector;
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    public static class UsbHostDevice extends Entry {
         @JsonPropertyDescription("Vendor and product of the USB devices.")
         public List<UsbSelector> selectors;
-        @JsonPropertyDescription("An external device plugin provides this resource.")
-        public boolean externalResourceProvider;
-        @JsonPropertyDescription("Keep the entry but do not permit the devices.")
-        public boolean disabled;
     }
 
     public static class UsbSelector {
@@ -56,17 +52,9 @@ public class PermittedHostDevices {
     }
 
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-    public static class MediatedHostDevice {
+    public static class MediatedHostDevice extends Entry {
         @JsonPropertyDescription("Name of the mediated device type on the host.")
         @Required
-        @JsonProperty("mdevNameSelector")
         public String mdevNameSelector;
-        @JsonPropertyDescription("Resource name the device is advertised and requested by.")
-        @Required
-        public String resourceName;
-        @JsonPropertyDescription("An external device plugin provides this resource.")
-        public boolean externalResourceProvider;
-        @JsonPropertyDescription("Keep the entry but do not permit the device.")
-        public boolean disabled;
     }
 }
