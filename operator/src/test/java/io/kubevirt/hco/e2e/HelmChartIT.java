@@ -114,6 +114,33 @@ class HelmChartIT extends E2eScenario {
                 "kind: PrometheusRule");
     }
 
+    /** v1 is served with the conversion webhook wired (the chart's default), and only then. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theCrdServesV1OnlyWithTheConversionWebhook() throws Exception {
+        for (String enabled : List.of("true", "false")) {
+            Result rendered = helm("template", "x", CHART.toString(), "--namespace", "hco", "--set",
+                    "conversionWebhook.enabled=" + enabled);
+            assertThat(rendered.exit()).as(rendered.output()).isZero();
+            Map<String, Object> crd = BuildOutputs.documents(rendered.output()).stream()
+                    .filter(d -> "CustomResourceDefinition".equals(d.get("kind"))
+                            && "hyperconvergeds.hco.kubevirt.io".equals(((Map<String, Object>) d.get("metadata")).get("name")))
+                    .findFirst().orElseThrow();
+            Map<String, Object> spec = (Map<String, Object>) crd.get("spec");
+            boolean v1Served = ((List<Map<String, Object>>) spec.get("versions")).stream()
+                    .anyMatch(v -> "v1".equals(v.get("name")) && Boolean.TRUE.equals(v.get("served")));
+            assertThat(v1Served).as("v1 served with conversionWebhook.enabled=" + enabled).isEqualTo(Boolean.parseBoolean(enabled));
+            Map<String, Object> conversion = (Map<String, Object>) spec.get("conversion");
+            if (Boolean.parseBoolean(enabled)) {
+                assertThat(conversion).containsEntry("strategy", "Webhook");
+                assertThat(rendered.output()).contains("name: hco-operator-webhook", "HCO_WEBHOOK_ENABLED");
+            } else {
+                assertThat(conversion).isNull();
+                assertThat(rendered.output()).doesNotContain("HCO_WEBHOOK_ENABLED");
+            }
+        }
+    }
+
     @Test
     void renderedManifestsAreAcceptedByARealApiServerAndTheDeploymentRunsTheOperator() throws Exception {
         ClusterSetup.installOlmAndMonitoringCrds(admin);

@@ -44,19 +44,8 @@ class GateLifecycleTest {
     @Inject
     io.kubevirt.hco.gate.GateService gate;
 
-    @Inject
-    io.javaoperatorsdk.operator.Operator operator;
-
     Cluster cluster;
     ComponentSimulator simulator;
-
-    /** A failed informer closes the gate before the process exits (InformerFailure), not the SDK's bare exit. */
-    @Test
-    @Order(0)
-    void aStoppedInformerIsHandledByTheGateFirst() {
-        var handler = operator.getConfigurationService().getInformerStoppedHandler().orElseThrow();
-        assertThat(handler.getClass().getName()).startsWith(io.kubevirt.hco.gate.InformerFailure.class.getName());
-    }
 
     @BeforeEach
     void setUp() {

@@ -20,7 +20,7 @@ import io.kubevirt.hco.api.v1beta1.HyperConvergedStatus;
  * operator itself reads v1beta1 only; this class exists for the CRD's v1 schema.
  */
 @Group(io.kubevirt.hco.api.v1beta1.HyperConverged.GROUP)
-@Version(value = HyperConverged.VERSION, storage = false)
+@Version(value = HyperConverged.VERSION, storage = false, served = false)
 @Kind("HyperConverged")
 @Plural("hyperconvergeds")
 @ShortNames({ "hco", "hcos" })
