@@ -3,7 +3,6 @@ package io.kubevirt.hco.components;
 import java.util.List;
 import java.util.Map;
 
-import io.kubevirt.hco.api.v1beta1.CertRotation;
 import io.kubevirt.hco.api.v1beta1.HyperConvergedSpec;
 
 /** The CDI CR's spec as upstream HCO derives it: its three always-on feature gates, TLS, storage settings. */
@@ -35,15 +34,11 @@ final class CdiSpec {
         return Fields.object()
                 .put("uninstallStrategy", spec.uninstallStrategy.name())
                 .put("config", config)
-                .put("certConfig", Fields.object().put("ca", rotation(spec.certConfig.ca))
-                        .put("server", rotation(spec.certConfig.server)))
+                .put("certConfig", SpecJson.toMap(spec.certConfig))
                 // CDI's infra is a NodePlacement inlined in its ComponentConfig, workload a NodePlacement
                 .put("infra", spec.infra == null ? null : SpecJson.toMap(spec.infra.nodePlacement))
                 .put("workload", spec.workloads == null ? null : SpecJson.toMap(spec.workloads.nodePlacement))
                 .map();
     }
 
-    private static Map<String, Object> rotation(CertRotation r) {
-        return Fields.object().put("duration", r.duration).put("renewBefore", r.renewBefore).map();
-    }
 }

@@ -1,6 +1,5 @@
 package io.kubevirt.hco.components;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,17 +63,6 @@ public final class JsonPatches {
                 out.put(d.jsonPatchAnnotation(), node != null && node.isArray() ? node.size() : 0);
             } catch (JsonProcessingException e) {
                 out.put(d.jsonPatchAnnotation(), 0);
-            }
-        }
-        return out;
-    }
-
-    /** The patch annotations present on a HyperConverged, by annotation name. */
-    public static List<String> present(List<ComponentDescriptor> components, Map<String, String> annotations) {
-        List<String> out = new ArrayList<>();
-        for (ComponentDescriptor d : components) {
-            if (annotations != null && annotations.containsKey(d.jsonPatchAnnotation())) {
-                out.add(d.jsonPatchAnnotation());
             }
         }
         return out;

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kubevirt.hco.api.v1beta1.CertRotation;
 import io.kubevirt.hco.api.v1beta1.EvictionStrategy;
 import io.kubevirt.hco.api.v1beta1.FeatureGates;
 import io.kubevirt.hco.api.v1beta1.HyperConvergedSpec;
@@ -62,8 +61,7 @@ final class KubeVirtSpec {
 
     static Map<String, Object> of(HyperConvergedSpec spec, SpecContext ctx) {
         return Fields.object()
-                .put("certificateRotateStrategy", Fields.object().put("selfSigned", Fields.object()
-                        .put("ca", rotation(spec.certConfig.ca)).put("server", rotation(spec.certConfig.server))))
+                .put("certificateRotateStrategy", Fields.object().put("selfSigned", SpecJson.toMap(spec.certConfig)))
                 .put("configuration", configuration(spec, ctx))
                 .put("infra", componentConfig(spec.infra, !ctx.highlyAvailable()))
                 .put("workloads", componentConfig(spec.workloads, false))
@@ -159,9 +157,6 @@ final class KubeVirtSpec {
         }
     }
 
-    private static Map<String, Object> rotation(CertRotation r) {
-        return Fields.object().put("duration", r.duration).put("renewBefore", r.renewBefore).map();
-    }
 
     /** Upstream writes nothing for a group without placement, and one replica of the control plane on a single node. */
     private static Fields componentConfig(NodePlacementConfig config, boolean singleReplica) {

@@ -329,8 +329,9 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
      */
     private List<io.kubevirt.hco.core.Condition> withTaint(List<io.kubevirt.hco.core.Condition> conditions, HyperConverged hco) {
         Map<String, String> annotations = hco.getMetadata().getAnnotations();
-        metrics.unsafeModifications(JsonPatches.operationCounts(ComponentCatalog.ALL, annotations));
-        List<String> present = JsonPatches.present(ComponentCatalog.ALL, annotations);
+        Map<String, Integer> operations = JsonPatches.operationCounts(ComponentCatalog.ALL, annotations);
+        metrics.unsafeModifications(operations);
+        List<String> present = List.copyOf(operations.keySet());
         List<io.kubevirt.hco.core.Condition> out = new ArrayList<>(conditions);
         List<String> unapplied = hco.getSpec() == null ? List.of() : UnappliedFields.setIn(hco.getSpec());
         if (!unapplied.isEmpty()) {
@@ -368,11 +369,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         if (crd == null || "Strict".equalsIgnoreCase(settings.components().fieldValidation())) {
             return spec;
         }
-        Map<String, Object> schema = crd.getSpec().getVersions().stream().filter(v -> d.version().equals(v.getName()))
-                .findFirst().filter(v -> v.getSchema() != null && v.getSchema().getOpenAPIV3Schema() != null
-                        && v.getSchema().getOpenAPIV3Schema().getProperties() != null)
-                .map(v -> v.getSchema().getOpenAPIV3Schema().getProperties().get("spec"))
-                .map(io.kubevirt.hco.components.SpecJson::toMap).orElse(null);
+        Map<String, Object> schema = specSchema(d, crd);
         List<String> dropped = new ArrayList<>();
         Map<String, Object> out = CrdSchemaPruning.prune(spec, schema, dropped);
         if (!dropped.isEmpty() && !dropped.equals(droppedFields.put(d.name(), dropped))) {
@@ -383,6 +380,27 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     }
 
     private final Map<String, List<String>> droppedFields = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record SpecSchema(String resourceVersion, Map<String, Object> schema) {
+    }
+
+    /** Per component: its CRD's spec schema as JSON, converted once per CRD resourceVersion (KubeVirt's is ~460 KB). */
+    private final Map<String, SpecSchema> specSchemas = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Map<String, Object> specSchema(ComponentDescriptor d, CustomResourceDefinition crd) {
+        String rv = crd.getMetadata().getResourceVersion();
+        SpecSchema cached = specSchemas.get(d.name());
+        if (cached != null && rv != null && rv.equals(cached.resourceVersion())) {
+            return cached.schema();
+        }
+        Map<String, Object> schema = crd.getSpec().getVersions().stream().filter(v -> d.version().equals(v.getName()))
+                .findFirst().filter(v -> v.getSchema() != null && v.getSchema().getOpenAPIV3Schema() != null
+                        && v.getSchema().getOpenAPIV3Schema().getProperties() != null)
+                .map(v -> v.getSchema().getOpenAPIV3Schema().getProperties().get("spec"))
+                .map(io.kubevirt.hco.components.SpecJson::toMap).orElse(null);
+        specSchemas.put(d.name(), new SpecSchema(rv, schema));
+        return schema;
+    }
 
     /** Releases before 2.1 used the SDK's default finalizer: dropped once the upstream one is on. */
     private static void replaceLegacyFinalizer(HyperConverged hco, Context<HyperConverged> context) {
