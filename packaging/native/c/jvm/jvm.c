@@ -29,6 +29,12 @@ jint JVM_ActiveProcessorCount(void) {
   return online > 0 ? (jint)online : 1;
 }
 
+/* java.lang.Shutdown: the hooks have run; nothing is left for a VM to do before it halts. */
+void JVM_BeforeHalt(void) {}
+
+/* java.lang.Shutdown.halt0, after the shutdown hooks: end the process with the code Java chose. */
+void JVM_Halt(jint code) { exit(code); }
+
 jlong JVM_CurrentTimeMillis(JNIEnv *env, jclass ignored) {
   (void)env;
   (void)ignored;
