@@ -49,6 +49,7 @@ jdk_release=$(sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$jdk/release")
 key=$( { echo "$SVM_VERSION $DEBIAN_JDK_VERSION $jdk $jdk_release"; cd "$here" && find c launcher builder toolchain.sh -type f | sort | xargs cat; } | sha256sum | cut -c1-12)
 home="$cache/graalvm-svm-$SVM_VERSION-$key"
 if [ -f "$home/.complete" ]; then
+  ln -sfn "$home" "$cache/current"
   echo "$home"
   exit 0
 fi
@@ -155,5 +156,11 @@ chmod +x "$home.tmp/bin/native-image"
 touch "$home.tmp/.complete"
 rm -rf "$home"
 mv "$home.tmp" "$home"
+# a stable name for build tools (the native Maven profile's quarkus.native.graalvm-home); older
+# assemblies are hard links and directories only, dropped here
+ln -sfn "$home" "$cache/current"
+for old in "$cache"/graalvm-svm-*; do
+  [ "$old" = "$home" ] || rm -rf "$old"
+done
 log "ready: $home"
 echo "$home"

@@ -94,8 +94,17 @@ public final class NativeImageLauncher {
         }
     }
 
+    /** In the shape GraalVM's driver prints, which build tools (Quarkus' GraalVM.Version) parse. */
     private String version() throws IOException {
-        return "native-image " + Files.readString(home.resolve("lib/svm/builder/VERSION")).strip() + " (hco-operator toolchain)";
+        String builder = builderVersion();
+        String jdk = Runtime.version().toString();
+        return "native-image " + builder + " (hco-operator toolchain)\n"
+                + "GraalVM Runtime Environment GraalVM CE " + builder + " (build " + jdk + ")\n"
+                + "Substrate VM GraalVM CE " + builder + " (build " + jdk + ", serial gc)";
+    }
+
+    private String builderVersion() throws IOException {
+        return Files.readString(home.resolve("lib/svm/builder/VERSION")).strip();
     }
 
     private static List<String> expandArgFiles(List<String> args) throws IOException {
@@ -156,10 +165,12 @@ public final class NativeImageLauncher {
                 case "--enable-http" -> builderArgs.add("-H:EnableURLProtocols=http");
                 case "--enable-https" -> builderArgs.add("-H:EnableURLProtocols=https");
                 case "--enable-monitoring" -> enableMonitoring(value);
-                case "--enable-native-access" -> builderArgs.add("-H:EnableNativeAccess=" + required(value, arg));
-                case "--add-exports" -> builderArgs.add("-H:AddExports=" + required(value, arg));
-                case "--add-opens" -> builderArgs.add("-H:AddOpens=" + required(value, arg));
-                case "--add-reads" -> builderArgs.add("-H:AddReads=" + required(value, arg));
+                // module options hold for the image and for the builder's JVM, which runs the image's
+                // class initializers (as the GraalVM driver's "launcher options" do)
+                case "--enable-native-access" -> moduleOption("EnableNativeAccess", name, required(value, arg));
+                case "--add-exports" -> moduleOption("AddExports", name, required(value, arg));
+                case "--add-opens" -> moduleOption("AddOpens", name, required(value, arg));
+                case "--add-reads" -> moduleOption("AddReads", name, required(value, arg));
                 case "--trace-class-initialization" -> builderArgs.add("-H:TraceClassInitialization=" + required(value, arg));
                 case "--trace-object-instantiation" -> builderArgs.add("-H:TraceObjectInstantiation=" + required(value, arg));
                 case "--report-unsupported-elements-at-runtime" -> builderArgs.add("-H:+ReportUnsupportedElementsAtRuntime");
@@ -191,6 +202,11 @@ public final class NativeImageLauncher {
         } else {
             throw new UsageException("unexpected argument " + arg + " (from " + origin + ")");
         }
+    }
+
+    private void moduleOption(String builderOption, String jvmOption, String value) {
+        builderArgs.add("-H:" + builderOption + "=" + value);
+        jvmArgs.add(jvmOption + "=" + value);
     }
 
     private void enableMonitoring(String value) {
@@ -350,6 +366,9 @@ public final class NativeImageLauncher {
         }
 
         List<String> jvm = new ArrayList<>(BUILDER_JVM_FLAGS);
+        // what a GraalVM JDK reports, and what frameworks (Quarkus' GraalVM.Version) read while the image is built:
+        // the builder jars are GraalVM CE's, of this version
+        jvm.add("-Dorg.graalvm.vendorversion=GraalVM CE " + builderVersion());
         jvm.add("-XX:MaxRAMPercentage=80");
         jvm.addAll(concealedPackageExports(String.join(",", builderModules)));
         jvm.addAll(jvmArgs);

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,6 +23,7 @@ import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.e2e.AuditLog;
 import io.kubevirt.hco.e2e.BenchSupport;
 import io.kubevirt.hco.e2e.GateWatch;
+import io.kubevirt.hco.e2e.OperatorLaunch;
 import io.kubevirt.hco.e2e.OperatorProcess;
 import io.kubevirt.hco.e2e.RealApiServer;
 import io.kubevirt.hco.simulator.Cluster;
@@ -49,6 +51,9 @@ public final class BenchMain {
             "baseline,startup,reaction,writes,scale,churn,core").split(","));
     static final Pattern RECONCILES = Pattern.compile(
             "(?m)^\\S*reconciliations_started_total\\{[^}]*controller_name=\"hyperconverged\"[^}]*\\} (\\S+)$");
+    /** A native executable to measure beside the JVM (start-up and churn), e.g. -Dbench.native=operator/target/hco-operator. */
+    static final Optional<Path> NATIVE = Optional.ofNullable(System.getProperty("bench.native"))
+            .filter(p -> !p.isBlank()).map(Path::of);
     static final Pattern HEAP = Pattern.compile("(?m)^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*\\} (\\S+)$");
 
     private final Map<String, Object> results = new LinkedHashMap<>();
@@ -62,6 +67,7 @@ public final class BenchMain {
     private ComponentSimulator simulator;
     private GateWatch gate;
     private OperatorProcess operator;
+    private Path operatorKubeconfig;
     private double baselineP50;
     private double baselineP99;
 
@@ -112,7 +118,11 @@ public final class BenchMain {
                 scale();
             }
             if (PARTS.contains("churn")) {
-                churn();
+                churn("JVM");
+                if (NATIVE.isPresent()) {
+                    replaceOperator(OperatorLaunch.nativeExecutable(NATIVE.get(), OperatorLaunch.NATIVE_FLAGS));
+                    churn("native");
+                }
             }
         } finally {
             if (simulator != null) {
@@ -156,10 +166,13 @@ public final class BenchMain {
     void startup() throws Exception {
         Path archive = api.dir().resolve("app-cds.jsa");
         double trained = BenchSupport.trainAppCds(jar, archive);
-        Map<String, String> modes = new LinkedHashMap<>();
-        modes.put("JVM", OperatorProcess.JVM_FLAGS);
+        Map<String, OperatorLaunch> modes = new LinkedHashMap<>();
+        modes.put("JVM", OperatorLaunch.jvm(OperatorLaunch.JVM_FLAGS));
         // -Xshare:on: a start that could not map the archive fails instead of quietly measuring without it
-        modes.put("JVM + AppCDS", OperatorProcess.JVM_FLAGS + " -XX:SharedArchiveFile=" + archive + " -Xshare:on");
+        modes.put("JVM + AppCDS", OperatorLaunch.jvm(OperatorLaunch.JVM_FLAGS + " -XX:SharedArchiveFile=" + archive
+                + " -Xshare:on"));
+        NATIVE.ifPresent(executable -> modes.put("native", OperatorLaunch.nativeExecutable(executable,
+                OperatorLaunch.NATIVE_FLAGS)));
         Map<String, List<BenchSupport.Startup>> samples = new LinkedHashMap<>();
         // the modes take turns, so that the machine's drift over the minutes weighs on both alike
         for (int i = 0; i < STARTS; i++) {
@@ -175,7 +188,7 @@ public final class BenchMain {
             results.put("startup." + key(mode.getKey()), Map.of(
                     "ready", r.json("process start → readiness UP (Upgradeable=False/Initializing written first), ms"),
                     "held", h.json("process start → Upgradeable=False/Initializing seen by a watcher, ms"),
-                    "jvmFlags", mode.getValue()));
+                    "flags", mode.getValue().flags()));
             String note = mode.getKey().contains("AppCDS")
                     ? "; archive trained in " + fmt(trained / 1000) + " s by packaging/jvm/train-appcds.sh, as the image does"
                     : "";
@@ -191,8 +204,9 @@ public final class BenchMain {
         String token = BenchSupport.installOperator(admin, NS);
         cluster = new Cluster(admin, NS);
         cluster.createOperatorCondition(OperatorProcess.operatorConditionName(VERSION));
-        operator = OperatorProcess.start("bench-operator", api.kubeconfig("hco-operator", token, NS), NS, VERSION,
-                Map.of("HCO_STABILIZATION_WINDOW", WINDOW.toMillis() + "ms"), api.dir());
+        operatorKubeconfig = api.kubeconfig("hco-operator", token, NS);
+        operator = OperatorProcess.start("bench-operator", operatorKubeconfig, NS, VERSION,
+                Map.of("HCO_STABILIZATION_WINDOW", WINDOW.toMillis() + "ms"), api.dir(), OperatorLaunch.jvm(OperatorLaunch.JVM_FLAGS));
         gate = new GateWatch(admin, NS, OperatorProcess.operatorConditionName(VERSION));
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         simulator = new ComponentSimulator(admin, NS, VERSION);
@@ -369,7 +383,22 @@ public final class BenchMain {
 
     // ---- 5. memory and CPU under churn ----
 
-    void churn() throws Exception {
+    /** The installed stack, now supervised by an operator started as {@code launch}: it takes over and opens the gate. */
+    void replaceOperator(OperatorLaunch launch) throws Exception {
+        operator.close();
+        operator = OperatorProcess.start("bench-operator-" + key(launch.label()).toLowerCase(), operatorKubeconfig, NS,
+                VERSION, Map.of("HCO_STABILIZATION_WINDOW", WINDOW.toMillis() + "ms"), api.dir(), launch);
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        while (operator.readiness() != 200) {
+            if (Instant.now().isAfter(deadline) || !operator.alive()) {
+                throw new IllegalStateException(launch.label() + " operator not ready; log:\n" + operator.log());
+            }
+            Thread.sleep(50);
+        }
+        gate.awaitStatus("True", Duration.ofMinutes(3));
+    }
+
+    void churn(String runtime) throws Exception {
         // what the process burns doing nothing (lease renewals, idle polls, metrics, GC, JIT): subtracted below
         long idleSeconds = Math.min(60, CHURN_SECONDS);
         double idleFrom = BenchSupport.cpuSeconds(operator.pid());
@@ -396,14 +425,14 @@ public final class BenchMain {
             heapMb += Double.parseDouble(heap.group(1)) / (1024 * 1024);
         }
         double net = cpu - idleCpuPerSecond * CHURN_SECONDS;
-        results.put("churn", Map.of("seconds", CHURN_SECONDS, "reconciles", reconciles, "cpuSeconds", cpu,
+        results.put(runtime.equals("JVM") ? "churn" : "churn." + key(runtime), Map.of("seconds", CHURN_SECONDS, "reconciles", reconciles, "cpuSeconds", cpu,
                 "idleCpuSecondsPerSecond", idleCpuPerSecond, "idleReconciles", idleReconciles,
                 "cpuSecondsPer1000Reconciles", reconciles == 0 ? 0 : cpu * 1000 / reconciles,
                 "netCpuSecondsPer1000Reconciles", reconciles == 0 ? 0 : net * 1000 / reconciles, "rssMb", rssMb,
                 "heapUsedMb", heapMb));
-        row("after " + CHURN_SECONDS + " s of churn (a flip per second): RSS / heap", fmt(rssMb) + " MB / "
+        row("after " + CHURN_SECONDS + " s of churn (a flip per second, " + runtime + "): RSS / heap", fmt(rssMb) + " MB / "
                 + fmt(heapMb) + " MB", "–", reconciles + " reconciles");
-        row("CPU per 1,000 reconciles (all / net of idle)", fmt(reconciles == 0 ? 0 : cpu * 1000 / reconciles) + " s / "
+        row("CPU per 1,000 reconciles (all / net of idle, " + runtime + ")", fmt(reconciles == 0 ? 0 : cpu * 1000 / reconciles) + " s / "
                 + fmt(reconciles == 0 ? 0 : net * 1000 / reconciles) + " s", "–", fmt(cpu) + " CPU s in total; idle "
                 + fmt(idleCpuPerSecond * 1000) + " ms CPU per s (" + idleReconciles + " reconciles in " + idleSeconds
                 + " s idle)");

@@ -147,7 +147,7 @@ public final class BenchSupport {
      * records the OperatorCondition's Upgradeable revisions: the first one must be Initializing
      * (the operator may well have moved on to its first decision by the time readiness is polled).
      */
-    public static Startup startToHeld(RealApiServer api, String namespace, String jvmFlags) throws Exception {
+    public static Startup startToHeld(RealApiServer api, String namespace, OperatorLaunch launch) throws Exception {
         KubernetesClient admin = api.admin();
         String token = ClusterSetup.installOperatorIdentity(admin, namespace);
         Cluster cluster = new Cluster(admin, namespace);
@@ -157,7 +157,7 @@ public final class BenchSupport {
         try (GateWatch revisions = new GateWatch(admin, namespace, condition)) {
             long start = System.nanoTime();
             try (OperatorProcess p = OperatorProcess.start(namespace, kubeconfig, namespace, "1.0.0", Map.of(),
-                    api.dir(), jvmFlags)) {
+                    api.dir(), launch)) {
                 long deadline = start + Duration.ofSeconds(60).toNanos();
                 while (p.readiness() != 200) {
                     if (System.nanoTime() > deadline || !p.alive()) {

@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The built operator jar running as its own process, as a pod would run it: its own JVM, the
+ * The built operator running as its own process (the jar on its own JVM, or the native executable:
+ * {@link OperatorLaunch}), as a pod would run it: the
  * ServiceAccount token for credentials, configuration from environment variables.
  */
 public final class OperatorProcess implements PodProcess {
 
-    static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final HttpClient PLAIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
@@ -40,12 +40,12 @@ public final class OperatorProcess implements PodProcess {
     /** Starts {@code version} with the given kubeconfig; {@code extraEnv} overrides the defaults. */
     public static OperatorProcess start(String name, Path kubeconfig, String namespace, String version,
             Map<String, String> extraEnv, Path logDir) throws IOException {
-        return start(name, kubeconfig, namespace, version, extraEnv, logDir, JVM_FLAGS);
+        return start(name, kubeconfig, namespace, version, extraEnv, logDir, OperatorLaunch.standard());
     }
 
-    /** Like {@link #start(String, Path, String, String, Map, Path)}, with these JVM flags. */
+    /** Like {@link #start(String, Path, String, String, Map, Path)}, started as {@code launch} says. */
     public static OperatorProcess start(String name, Path kubeconfig, String namespace, String version,
-            Map<String, String> extraEnv, Path logDir, String jvmFlags) throws IOException {
+            Map<String, String> extraEnv, Path logDir, OperatorLaunch launch) throws IOException {
         Map<String, String> config = new HashMap<>();
         config.put("OPERATOR_NAMESPACE", namespace);
         config.put("OPERATOR_VERSION", version);
@@ -63,38 +63,26 @@ public final class OperatorProcess implements PodProcess {
         config.put("HCO_LEASE_RENEW_DEADLINE", "10s");
         config.put("HCO_LEASE_RETRY_PERIOD", "2s");
         config.putAll(extraEnv);
-        return startWithEnv(name, kubeconfig, config, logDir, jvmFlags);
+        return startWithEnv(name, kubeconfig, config, logDir, launch);
     }
 
     /**
      * Starts the jar with exactly {@code podEnv} (as a pod spec would set it, null = unset) plus the
      * kubeconfig and free ports for this host.
      */
-    /**
-     * JVM flags of the operator processes: the tests favour a quick start (C1 only); the bench runs
-     * the JVM as the image does ({@code -Dhco.e2e.jvm-flags=-Xmx256m}).
-     */
-    public static final String JVM_FLAGS = System.getProperty("hco.e2e.jvm-flags", "-Xmx256m -XX:TieredStopAtLevel=1");
-
     public static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir)
             throws IOException {
-        return startWithEnv(name, kubeconfig, podEnv, logDir, JVM_FLAGS);
+        return startWithEnv(name, kubeconfig, podEnv, logDir, OperatorLaunch.standard());
     }
 
     private static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir,
-            String jvmFlags) throws IOException {
-        if (!Files.exists(JAR)) {
-            throw new IOException(JAR + " is missing: the e2e suite runs after `mvn package`");
-        }
+            OperatorLaunch launch) throws IOException {
+        launch.checkBuilt();
         int port = RealApiServer.freePort();
         String cert = podEnv.get("HCO_TLS_CERT_FILE");
         OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"),
                 cert == null ? null : Path.of(cert));
-        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
-        command.addAll(List.of(jvmFlags.trim().split("\\s+")));
-        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
-        ProcessBuilder pb = new ProcessBuilder(command);
+        ProcessBuilder pb = new ProcessBuilder(launch.command());
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG") || k.startsWith("HCO_")
                 || k.startsWith("OPERATOR_"));

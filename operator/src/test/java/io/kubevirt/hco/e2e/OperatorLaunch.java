@@ -1,0 +1,66 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How an operator process is started: the packaged jar on this JVM, or the native executable.
+ * The e2e suite runs the jar; {@code -Dhco.e2e.native=<executable>} runs the same scenarios against
+ * a native build (packaging/native/e2e.sh), {@code -Dhco.e2e.native-flags} its run-time flags.
+ */
+public record OperatorLaunch(String label, Path program, List<String> command) {
+
+    static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+
+    /**
+     * JVM flags of the operator processes: the tests favour a quick start (C1 only); the bench runs
+     * the JVM as the image does ({@code -Dhco.e2e.jvm-flags=-Xmx256m}).
+     */
+    public static final String JVM_FLAGS = System.getProperty("hco.e2e.jvm-flags", "-Xmx256m -XX:TieredStopAtLevel=1");
+
+    /** The native executable's flags: the heap limit the JVM runs with, nothing the JIT would need. */
+    public static final String NATIVE_FLAGS = System.getProperty("hco.e2e.native-flags", "-Xmx256m");
+
+    /** What the e2e scenarios start unless they say otherwise. */
+    public static OperatorLaunch standard() {
+        String executable = System.getProperty("hco.e2e.native", "");
+        return executable.isBlank() ? jvm(JVM_FLAGS) : nativeExecutable(Path.of(executable), NATIVE_FLAGS);
+    }
+
+    public static OperatorLaunch jvm(String flags) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(split(flags));
+        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
+        return new OperatorLaunch("JVM", JAR, command);
+    }
+
+    public static OperatorLaunch nativeExecutable(Path executable, String flags) {
+        List<String> command = new ArrayList<>(List.of(executable.toAbsolutePath().toString()));
+        command.addAll(split(flags));
+        return new OperatorLaunch("native", executable, command);
+    }
+
+    public boolean isNative() {
+        return label.equals("native");
+    }
+
+    /** The flags after the program, for reports. */
+    public String flags() {
+        return String.join(" ", command.subList(1, command.size()));
+    }
+
+    void checkBuilt() throws IOException {
+        if (!Files.isRegularFile(program)) {
+            throw new IOException(program + " is missing: " + (isNative()
+                    ? "build it with packaging/native/build.sh"
+                    : "the e2e suite runs after `mvn package`"));
+        }
+    }
+
+    private static List<String> split(String flags) {
+        return flags.isBlank() ? List.of() : List.of(flags.trim().split("\\s+"));
+    }
+}
