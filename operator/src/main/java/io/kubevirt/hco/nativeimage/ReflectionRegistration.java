@@ -34,6 +34,7 @@ import io.kubevirt.hco.core.Condition;
 import io.kubevirt.hco.core.GateExplanation;
 import io.kubevirt.hco.core.GateReason;
 import io.kubevirt.hco.core.SpecState;
+import io.kubevirt.hco.explain.PublishedDecision;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -56,7 +57,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         TlsSecurityProfile.TlsVersion.class, VirtualMachineOptions.class, ApplicationAwareConfig.class,
         ApplicationAwareConfig.VmiCalcConfigName.class, HigherWorkloadDensity.class,
         GateExplanation.class, GateExplanation.Stabilization.class, GateExplanation.Upgrade.class,
-        GateExplanation.ComponentEvidence.class, Blocker.class, Condition.class, GateReason.class, SpecState.class })
+        GateExplanation.ComponentEvidence.class, Blocker.class, Condition.class, GateReason.class, SpecState.class,
+        PublishedDecision.class, PublishedDecision.Blocker.class })
 public final class ReflectionRegistration {
 
     private ReflectionRegistration() {
