@@ -96,11 +96,18 @@ public final class NativeImageLauncher {
 
     /** In the shape GraalVM's driver prints, which build tools (Quarkus' GraalVM.Version) parse. */
     private String version() throws IOException {
-        String builder = builderVersion();
         String jdk = Runtime.version().toString();
-        return "native-image " + builder + " (hco-operator toolchain)\n"
-                + "GraalVM Runtime Environment GraalVM CE " + builder + " (build " + jdk + ")\n"
-                + "Substrate VM GraalVM CE " + builder + " (build " + jdk + ", serial gc)";
+        return "native-image " + builderVersion() + " (hco-operator toolchain)\n"
+                + "GraalVM Runtime Environment " + vendorVersion() + " (build " + jdk + ")\n"
+                + "Substrate VM " + vendorVersion() + " (build " + jdk + ", serial gc)";
+    }
+
+    /**
+     * "GraalVM CE <builder version>+<JDK build>", the form a GraalVM JDK reports as
+     * org.graalvm.vendorversion (the builder jars are GraalVM CE's; the JDK is this one).
+     */
+    private String vendorVersion() throws IOException {
+        return "GraalVM CE " + builderVersion() + "+" + Runtime.version().build().orElse(0);
     }
 
     private String builderVersion() throws IOException {
@@ -366,9 +373,8 @@ public final class NativeImageLauncher {
         }
 
         List<String> jvm = new ArrayList<>(BUILDER_JVM_FLAGS);
-        // what a GraalVM JDK reports, and what frameworks (Quarkus' GraalVM.Version) read while the image is built:
-        // the builder jars are GraalVM CE's, of this version
-        jvm.add("-Dorg.graalvm.vendorversion=GraalVM CE " + builderVersion());
+        // what a GraalVM JDK reports, and what frameworks (Quarkus' GraalVM.Version) read while the image is built
+        jvm.add("-Dorg.graalvm.vendorversion=" + vendorVersion());
         jvm.add("-XX:MaxRAMPercentage=80");
         jvm.addAll(concealedPackageExports(String.join(",", builderModules)));
         jvm.addAll(jvmArgs);
