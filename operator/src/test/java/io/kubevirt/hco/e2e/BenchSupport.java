@@ -95,13 +95,18 @@ public final class BenchSupport {
         }
     }
 
-    /** A CR of a component kind with an empty spec: not ours, just an object of that kind. */
+    /**
+     * A CR of a component kind with the least spec its CRD accepts: not ours, just an object of that
+     * kind. SSP's CRD requires commonTemplates.namespace, as upstream's does.
+     */
     private static GenericKubernetesResource emptyCr(ComponentDescriptor kind, String name, String namespace) {
         GenericKubernetesResource r = new GenericKubernetesResource();
         r.setApiVersion(kind.group() + "/" + kind.version());
         r.setKind(kind.kind());
         r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-        r.getAdditionalProperties().put("spec", Map.of());
+        r.getAdditionalProperties().put("spec", kind.kind().equals("SSP")
+                ? Map.of("commonTemplates", Map.of("namespace", "openshift"))
+                : Map.of());
         return r;
     }
 
