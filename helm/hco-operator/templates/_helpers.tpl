@@ -90,6 +90,11 @@ cluster serves what it needs (SSP: OpenShift's template.openshift.io/v1). "true"
 {{- range $k, $v := $op.selector }}
 {{ $k }}: {{ $v | quote }}
 {{- end }}
+{{ include "hco.componentRecommendedLabels" . }}
+{{- end }}
+
+{{- define "hco.componentRecommendedLabels" -}}
+{{- $root := index . 0 }}{{- $op := index . 1 -}}
 app.kubernetes.io/component: {{ $op.component }}
 app.kubernetes.io/part-of: hco-operator
 app.kubernetes.io/instance: {{ $root.Release.Name }}

@@ -78,7 +78,8 @@ final class BuildOutputs {
         // is part of the stack, see BundleGenerator)
         Result rendered = helm("template", BundleGenerator.PACKAGE, CHART.toString(), "--namespace", "placeholder",
                 "--set", "metrics.tls.mode=none", "--api-versions", "monitoring.coreos.com/v1",
-                "--set", "components.ssp.enabled=true", "--set", "conversionWebhook.enabled=false");
+                "--set", "components.ssp.enabled=true", "--set", "conversionWebhook.enabled=false",
+                "--set", "components.webhookCertificates=olm");
         if (rendered.exit() != 0) {
             throw new IllegalStateException("helm template failed: " + rendered.output());
         }
@@ -90,6 +91,8 @@ final class BuildOutputs {
                 (List<Object>) clusterRole.get("rules"), (List<Object>) ofKind(generated, "Role").get("rules"),
                 documents(rendered.output()),
                 Files.readString(Repo.path("monitoring/hco-operator.rules.yaml")),
-                Files.readString(OLM_SOURCES.resolve("example-hyperconverged.yaml")));
+                Files.readString(OLM_SOURCES.resolve("example-hyperconverged.yaml")),
+                BundleGenerator.YAML.readValue(Repo.path("packaging/release.yaml").toFile(), MAP),
+                BundleGenerator.YAML.readValue(CHART.resolve("files/component-operators.yaml").toFile(), MAP));
     }
 }

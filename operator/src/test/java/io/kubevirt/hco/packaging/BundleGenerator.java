@@ -48,8 +48,15 @@ public final class BundleGenerator {
      * @param alertRules the PrometheusRule spec (groups)
      * @param example an example HyperConverged for alm-examples
      */
+    /**
+     * @param componentRelease the release file (packaging/release.yaml): every image the component
+     *        operators can pull, for relatedImages
+     * @param componentOperators how each component operator is deployed
+     *        (helm/hco-operator/files/component-operators.yaml): the webhooks OLM serves certificates for
+     */
     public record Inputs(String version, Properties release, String csvBase, String crd, List<Object> clusterRules,
-            List<Object> namespacedRules, List<Map<String, Object>> rendered, String alertRules, String example) {
+            List<Object> namespacedRules, List<Map<String, Object>> rendered, String alertRules, String example,
+            Map<String, Object> componentRelease, Map<String, Object> componentOperators) {
 
         public Map<String, Object> deployment() {
             return named(rendered, "Deployment", PACKAGE);
@@ -63,6 +70,11 @@ public final class BundleGenerator {
         public List<Map<String, Object>> componentDeployments() {
             return rendered.stream().filter(d -> "Deployment".equals(d.get("kind"))
                     && !PACKAGE.equals(child(d, "metadata").get("name"))).toList();
+        }
+
+        /** The PriorityClasses the component operators' pods use. */
+        public List<Map<String, Object>> priorityClasses() {
+            return rendered.stream().filter(d -> "PriorityClass".equals(d.get("kind"))).toList();
         }
 
         /** The component CRDs the release installs. */
@@ -89,6 +101,10 @@ public final class BundleGenerator {
         files.put("manifests/hyperconvergeds.hco.kubevirt.io.crd.yaml", v1beta1Only(in.crd()));
         for (Map<String, Object> crd : in.componentCrds()) {
             files.put("manifests/" + child(crd, "metadata").get("name") + ".crd.yaml", yaml(olmObject(crd)));
+        }
+        for (Map<String, Object> pc : in.priorityClasses()) {
+            files.put("manifests/" + child(pc, "metadata").get("name") + "_scheduling.k8s.io_v1_priorityclass.yaml",
+                    yaml(olmObject(pc)));
         }
         files.put("manifests/hco-operator-metrics_v1_service.yaml", yaml(metricsService(deployment)));
         files.put("manifests/hco-operator-metrics-reader_rbac.authorization.k8s.io_v1_clusterrole.yaml",
@@ -140,7 +156,11 @@ public final class BundleGenerator {
         Map<String, Object> install = install(deployment, in.clusterRules(), in.namespacedRules());
         addComponentOperators(child(install, "spec"), components, in.rendered());
         spec.put("install", install);
-        spec.put("relatedImages", relatedImages(deployment, components));
+        List<Object> webhooks = webhookDefinitions(in.componentOperators(), components);
+        if (!webhooks.isEmpty()) {
+            spec.put("webhookdefinitions", webhooks);
+        }
+        spec.put("relatedImages", relatedImages(deployment, in.componentRelease()));
         return csv;
     }
 
@@ -242,24 +262,43 @@ public final class BundleGenerator {
         return permission;
     }
 
-    /** Every image the release runs: disconnected installs mirror exactly these. */
+    /**
+     * Every image the release can pull: this operator's and the release file's list (each component
+     * operator's image and every operand image it is told about). Disconnected installs mirror
+     * exactly these.
+     */
+    @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> relatedImages(Map<String, Object> operator,
-            List<Map<String, Object>> components) {
+            Map<String, Object> componentRelease) {
         List<Map<String, Object>> images = new ArrayList<>();
-        for (Map<String, Object> d : concat(operator, components)) {
-            Map<String, Object> image = new LinkedHashMap<>();
-            image.put("name", child(d, "metadata").get("name"));
-            image.put("image", image(d));
-            images.add(image);
+        Map<String, Object> own = new LinkedHashMap<>();
+        own.put("name", child(operator, "metadata").get("name"));
+        own.put("image", image(operator));
+        images.add(own);
+        for (Map<String, Object> related : (List<Map<String, Object>>) componentRelease.get("relatedImages")) {
+            images.add(new LinkedHashMap<>(related));
         }
         return images;
     }
 
-    private static List<Map<String, Object>> concat(Map<String, Object> first, List<Map<String, Object>> rest) {
-        List<Map<String, Object>> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(rest);
-        return all;
+    /**
+     * The admission webhooks a component operator serves itself, as upstream's CSV declares them:
+     * OLM makes their Service and certificate and mounts it where the operator looks
+     * (/apiserver.local.config/certificates), which the chart does by itself otherwise.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<Object> webhookDefinitions(Map<String, Object> operators, List<Map<String, Object>> deployments) {
+        List<Object> definitions = new ArrayList<>();
+        for (Map<String, Object> d : deployments) {
+            Object name = child(d, "metadata").get("name");
+            for (Object o : operators.values()) {
+                Map<String, Object> op = (Map<String, Object>) o;
+                if (name.equals(op.get("deployment")) && op.get("webhooks") instanceof List<?> hooks) {
+                    definitions.addAll(hooks);
+                }
+            }
+        }
+        return definitions;
     }
 
     private static Map<String, Object> permission(Map<String, Object> podSpec, List<Object> rules) {

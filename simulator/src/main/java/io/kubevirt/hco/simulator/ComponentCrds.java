@@ -11,9 +11,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The component CRDs: served by the simulated component operators, and shipped in the release (the
- * OLM bundle owns them, the Helm chart installs them). The real ones belong to the component
- * operators; these are the project's own (resources {@code component-crds/}), structural and
- * written from the published CRDs' facts for every field the operator writes or reads: unknown
+ * OLM bundle owns them, the Helm chart installs them). They are the chart's (resources
+ * {@code component-crds/}, copied from helm/hco-operator/files/component-crds by the build), generated
+ * from the components' Go modules and equal to upstream HCO v1.16.0's (ComponentCrdsIT): unknown
  * fields are pruned, defaults applied, CDI has no status subresource — as on a real cluster.
  * OLM's OperatorCondition gets a minimal CRD here (the e2e suite installs OLM's own).
  */
