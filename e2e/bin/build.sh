@@ -14,6 +14,12 @@ PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-v0.316.0}"
 HELM_VERSION="${HELM_VERSION:-v4.3.2}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
+# the real component operators (RealComponentsIT): the versions nearest upstream HCO v1.16.0's that
+# the Go module proxy serves (kubevirt v1.6.2's main module and CNAO v0.100.2 are refused), and KWOK,
+# which plays the nodes and the operand pods they deploy
+KUBEVIRT_VERSION="${KUBEVIRT_VERSION:-v1.6.0}"
+CNAO_VERSION="${CNAO_VERSION:-v0.100.0}"
+KWOK_VERSION="${KWOK_VERSION:-v0.8.0}"
 # wrapper_module, build_one, module_files, bundle_validator, go_install, CACHE
 source "$(dirname "${BASH_SOURCE[0]}")/go-modules.sh"
 
@@ -35,6 +41,12 @@ module_files prometheus-operator-crds github.com/prometheus-operator/prometheus-
   example/prometheus-operator-crd/monitoring.coreos.com_podmonitors.yaml \
   example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 bundle_validator
+build_one virt-operator kubevirt.io/kubevirt "$KUBEVIRT_VERSION" kubevirt.io/kubevirt/cmd/virt-operator
+build_one cnao-manager github.com/kubevirt/cluster-network-addons-operator "$CNAO_VERSION" \
+  github.com/kubevirt/cluster-network-addons-operator/cmd/manager
+# the manager renders its operands from templates under ./data (its working directory)
+module_files cnao-data github.com/kubevirt/cluster-network-addons-operator "$CNAO_VERSION" data
+go_install kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"
 # machine-readable result for the test harness
 cat > "$CACHE/current.properties" <<PROPS
 etcd=$CACHE/etcd-$ETCD_VERSION/etcd
@@ -53,5 +65,11 @@ kube-apiserver.version=$K8S_VERSION
 olm-api.version=$OLM_API_VERSION
 prometheus-operator-crds=$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VERSION
 bundle-validate=$BUNDLE_VALIDATE
+virt-operator=$CACHE/virt-operator-$KUBEVIRT_VERSION/virt-operator
+virt-operator.version=$KUBEVIRT_VERSION
+cnao-manager=$CACHE/cnao-manager-$CNAO_VERSION/cnao-manager
+cnao-manager.version=$CNAO_VERSION
+cnao-data=$CACHE/cnao-data-$CNAO_VERSION/data
+kwok=$CACHE/kwok-$KWOK_VERSION/kwok
 PROPS
 echo "$CACHE/current.properties"

@@ -91,7 +91,7 @@ module_files() {
   local dir
   dir=$(cd "$(mktemp -d)" && go mod download -json "$module@$version" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
   mkdir -p "$out"
-  for f in "$@"; do cp $dir/$f "$out"/; done
+  for f in "$@"; do cp -r $dir/$f "$out"/; done
   chmod -R u+w "$out"
   touch "$out/.complete"
   log "copied $name $version"
@@ -125,3 +125,22 @@ go_install() {
   log "built $name $version in $(( $(date +%s) - start )) s"
 }
 
+
+# go_install_with NAME PACKAGE VERSION MODULE@VERSION...: like go_install, with some of the tool's
+# dependencies raised to the versions given (a tool whose pinned dependency no longer compiles with
+# this Go: controller-gen v0.14.0's golang.org/x/tools v0.16.1 fails on Go >= 1.22)
+go_install_with() {
+  local name="$1" pkg="$2" version="$3"; shift 3
+  local out="$CACHE/$name-$version/$name"
+  if [ -x "$out" ]; then log "$name $version cached at $out"; return; fi
+  local start=$(date +%s)
+  log "building $name $version with $*"
+  local work="$CACHE/.work/$name-$version"
+  mkdir -p "$(dirname "$out")"
+  ( mkdir -p "$work" && cd "$work" && rm -f go.mod go.sum
+    go mod init hco-operator-tool-wrapper >/dev/null 2>&1
+    go get "$pkg@$version" "$@"
+    go build -trimpath -ldflags='-s -w' -o "$out.tmp" "$pkg"
+    mv "$out.tmp" "$out" )
+  log "built $name $version in $(( $(date +%s) - start )) s"
+}

@@ -29,7 +29,10 @@ mkdir -p "$out"
 build_one kubevirt-csv-generator kubevirt.io/kubevirt "$KUBEVIRT_MODULE_VERSION" kubevirt.io/kubevirt/tools/csv-generator
 build_one cnao-manifest-templator github.com/kubevirt/cluster-network-addons-operator "$CNAO_MODULE_VERSION" \
   github.com/kubevirt/cluster-network-addons-operator/tools/manifest-templator
-go_install controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen "$CDI_CONTROLLER_GEN"
+# v0.14.0 pins golang.org/x/tools v0.16.1, which does not compile on Go >= 1.22: built with the
+# x/tools that v0.17.1 pins. A tool built inside a wrapper module reports its version as (devel), so
+# the CRD's controller-gen.kubebuilder.io/version annotation is set to the version built (below).
+go_install_with controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen "$CDI_CONTROLLER_GEN" golang.org/x/tools@v0.29.0
 go_install controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen "$SSP_CONTROLLER_GEN"
 
 # the last YAML document of a stream whose kind is CustomResourceDefinition and whose name is $2
@@ -61,18 +64,21 @@ pick_crd "$work/cnao.yaml" networkaddonsconfigs.networkaddonsoperator.network.ku
 
 # controller-gen loads the API packages with the go command: run it in a writable copy of the module
 controller_gen() {
-  local gen="$1" module="$2" version="$3" paths="$4" crd="$5"
+  local gen="$1" module="$2" version="$3" paths="$4" crd="$5" options="${6:-}"
   local dir
   dir=$(cd "$work" && go mod download -json "$module@$version" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
   local copy="$work/$(basename "$module")-$version"
   cp -r "$dir" "$copy" && chmod -R u+w "$copy"
-  ( cd "$copy" && GOFLAGS=-mod=mod "$CACHE/controller-gen-$gen/controller-gen" crd:crdVersions=v1 \
+  ( cd "$copy" && GOFLAGS=-mod=mod "$CACHE/controller-gen-$gen/controller-gen" "crd:crdVersions=v1$options" \
       paths="$paths" output:crd:dir="$copy/.crds" )
-  pick_crd "$copy/.crds/$(ls "$copy/.crds" | grep "_${crd%%.*}.yaml$")" "$crd" >"$out/$crd.yaml"
+  pick_crd "$copy/.crds/$(ls "$copy/.crds" | grep "_${crd%%.*}.yaml$")" "$crd" \
+    | sed "s|controller-gen.kubebuilder.io/version: (devel)|controller-gen.kubebuilder.io/version: $gen|" >"$out/$crd.yaml"
 }
 controller_gen "$CDI_CONTROLLER_GEN" kubevirt.io/containerized-data-importer-api "$CDI_API_VERSION" \
   ./pkg/apis/core/... cdis.cdi.kubevirt.io
-controller_gen "$SSP_CONTROLLER_GEN" kubevirt.io/ssp-operator/api "$SSP_API_VERSION" ./... ssps.ssp.kubevirt.io
+# SSP's dataImportCronTemplates embed ObjectMeta, whose schema SSP generates (generateEmbeddedObjectMeta)
+controller_gen "$SSP_CONTROLLER_GEN" kubevirt.io/ssp-operator/api "$SSP_API_VERSION" ./... ssps.ssp.kubevirt.io \
+  ,generateEmbeddedObjectMeta=true
 
 touch "$out/.complete"
 log "component CRDs generated in $out"

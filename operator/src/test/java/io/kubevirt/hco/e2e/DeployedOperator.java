@@ -47,6 +47,15 @@ final class DeployedOperator {
      */
     static PodProcess startContainer(RealApiServer api, KubernetesClient admin, String pod, Map<String, String> labels,
             PodSpec podSpec, String namespace, Map<String, String> injected) throws IOException {
+        return startContainer(api, admin, pod, labels, podSpec, namespace, injected, false);
+    }
+
+    /**
+     * As above; with {@code realComponents}, the component operators whose real operator the suite
+     * builds (virt-operator, cluster-network-addons-operator) run as themselves, the others simulated.
+     */
+    static PodProcess startContainer(RealApiServer api, KubernetesClient admin, String pod, Map<String, String> labels,
+            PodSpec podSpec, String namespace, Map<String, String> injected, boolean realComponents) throws IOException {
         Container container = podSpec.getContainers().get(0);
         Map<String, String> mounts = mountSecrets(admin, podSpec, container, namespace, api.dir().resolve(pod));
         Map<String, String> env = new HashMap<>();
@@ -57,6 +66,11 @@ final class DeployedOperator {
         String serviceAccount = podSpec.getServiceAccountName();
         String token = ClusterSetup.token(admin, namespace, serviceAccount);
         Path kubeconfig = api.kubeconfig(serviceAccount, token, namespace);
+        var real = realComponents ? RealComponentProcess.Kind.forImage(container.getImage())
+                : java.util.Optional.<RealComponentProcess.Kind>empty();
+        if (real.isPresent()) {
+            return RealComponentProcess.start(real.get(), pod, container, kubeconfig, env, api.dir());
+        }
         if (SimulatedComponent.forImage(container.getImage()).isPresent()) {
             return ComponentOperatorProcess.start(pod, container.getImage(), kubeconfig, env, api.dir());
         }
@@ -74,6 +88,9 @@ final class DeployedOperator {
                 continue;
             }
             Secret secret = admin.secrets().inNamespace(namespace).withName(volume.getSecret().getSecretName()).get();
+            if (secret == null && Boolean.TRUE.equals(volume.getSecret().getOptional())) {
+                continue;
+            }
             if (secret == null) {
                 throw new IllegalStateException("pod would not start: Secret " + volume.getSecret().getSecretName()
                         + " mounted at " + mount.getMountPath() + " does not exist");

@@ -14,7 +14,15 @@ import io.kubevirt.hco.Repo;
  */
 public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, Path helm,
         Path prometheusOperatorCrds, Path bundleValidate, Path kubeControllerManager, Path olm, Path kubectl,
-        String etcdVersion, String kubeVersion, String olmVersion) {
+        String etcdVersion, String kubeVersion, String olmVersion, RealComponents realComponents) {
+
+    /**
+     * The real component operators built from their Go modules, their versions (what they report
+     * when told so by their version variable), and KWOK, which plays nodes and operand pods.
+     */
+    public record RealComponents(Path virtOperator, String virtOperatorVersion, Path cnaoManager, String cnaoVersion,
+            Path cnaoData, Path kwok) {
+    }
 
     static final Path CACHE = Path.of(System.getenv().getOrDefault("HCO_E2E_CACHE",
             System.getProperty("user.home") + "/.cache/hco-operator/e2e-bin"));
@@ -36,7 +44,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
             build();
             Properties p = load(props);
             for (String binary : new String[] { "etcd", "kube-apiserver", "promtool", "helm", "bundle-validate",
-                    "kube-controller-manager", "olm", "kubectl" }) {
+                    "kube-controller-manager", "olm", "kubectl", "virt-operator", "cnao-manager", "kwok" }) {
                 if (p == null || missing(p, binary)) {
                     throw new IllegalStateException(binary + " missing after e2e/bin/build.sh; see " + props);
                 }
@@ -45,7 +53,10 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
                     Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), Path.of(p.getProperty("helm")),
                     Path.of(p.getProperty("prometheus-operator-crds")), Path.of(p.getProperty("bundle-validate")),
                     Path.of(p.getProperty("kube-controller-manager")), Path.of(p.getProperty("olm")),
-                    Path.of(p.getProperty("kubectl")), p.getProperty("etcd.version"), p.getProperty("kube-apiserver.version"), p.getProperty("olm.version"));
+                    Path.of(p.getProperty("kubectl")), p.getProperty("etcd.version"), p.getProperty("kube-apiserver.version"), p.getProperty("olm.version"),
+                    new RealComponents(Path.of(p.getProperty("virt-operator")), p.getProperty("virt-operator.version"),
+                            Path.of(p.getProperty("cnao-manager")), p.getProperty("cnao-manager.version"),
+                            Path.of(p.getProperty("cnao-data")), Path.of(p.getProperty("kwok"))));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + props, e);
         }

@@ -8,6 +8,11 @@ interface PodProcess extends AutoCloseable {
     /** What the kubelet would report as the container's readiness. */
     boolean ready();
 
+    /** The exit code once the process ended, else null (a Job's pod succeeds or fails by it). */
+    default Integer exitCode() {
+        return null;
+    }
+
     @Override
     void close() throws InterruptedException;
 }

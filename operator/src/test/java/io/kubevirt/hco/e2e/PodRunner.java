@@ -28,6 +28,15 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * exits (restartPolicy Always, counted in restartCount), and stops it when the pod is deleted
  * (confirming the deletion, as a kubelet does). The component operators' pods (the images the
  * release ships) run the simulated component operator of that image (ComponentOperatorProcess).
+ *
+ * <p>With real component operators ({@link #withRealComponents}), the pod runner is the kubelet of
+ * its own node only: the operators' pods (ours, virt-operator's, the network add-ons operator's, the
+ * simulated ones) are bound to it and run here, reporting this host's non-loopback address as pod IP
+ * (the API server reaches their webhooks through the endpoints, and refuses loopback addresses
+ * there); every other pod (the operands they deploy) is bound to a KWOK node, where KWOK plays its
+ * lifecycle. A DaemonSet's pod for this node whose image nothing here runs is reported running, as
+ * KWOK would. A pod whose restartPolicy is not Always (a Job's) ends Succeeded or Failed by its
+ * process' exit code instead of being restarted.
  */
 final class PodRunner implements AutoCloseable {
 
@@ -36,6 +45,10 @@ final class PodRunner implements AutoCloseable {
     private final RealApiServer api;
     private final KubernetesClient admin;
     private final String namespace;
+    private boolean realComponents;
+    private String podIp = "127.0.0.1";
+    private String kwokNode;
+    private final Map<String, Integer> exited = new ConcurrentHashMap<>();
     private final Map<String, PodProcess> running = new ConcurrentHashMap<>();
     private final Map<String, Integer> restarts = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -50,10 +63,23 @@ final class PodRunner implements AutoCloseable {
         this.namespace = namespace;
     }
 
+    /** Real component operators where the suite builds them; operands on {@code kwokNode}; pods on {@code podIp}. */
+    PodRunner withRealComponents(String podIp, String kwokNode) {
+        this.realComponents = true;
+        this.podIp = podIp;
+        this.kwokNode = kwokNode;
+        return this;
+    }
+
     PodRunner start() {
         if (admin.nodes().withName(NODE).get() == null) {
-            var node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
-                    .create();
+            var spec = new io.fabric8.kubernetes.api.model.NodeSpecBuilder();
+            if (kwokNode != null) {
+                // the operators' node: DaemonSet operands that do not tolerate everything go to KWOK's only
+                spec.addNewTaint().withKey("hco.kubevirt.io/e2e-local-processes").withEffect("NoSchedule").endTaint();
+            }
+            var node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata()
+                    .withSpec(spec.build()).build()).create();
             node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder().withConditions(
                     new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
                             .withLastHeartbeatTime(Instant.now().toString())
@@ -88,10 +114,29 @@ final class PodRunner implements AutoCloseable {
             }
             if (pod.getSpec().getNodeName() == null) {
                 admin.bindings().inNamespace(namespace).resource(new BindingBuilder().withNewMetadata().withName(name)
-                        .endMetadata().withNewTarget().withKind("Node").withName(NODE).endTarget().build()).create();
+                        .endMetadata().withNewTarget().withKind("Node").withName(nodeFor(pod)).endTarget().build()).create();
                 continue;
             }
+            if (!NODE.equals(pod.getSpec().getNodeName())) {
+                continue; // KWOK's
+            }
+            if (kwokNode != null && !runnable(pod)) {
+                report(pod, true, true);
+                continue;
+            }
+            if (exited.containsKey(name)) {
+                continue; // a Job's pod that ended: its phase is final
+            }
             PodProcess process = running.get(name);
+            if (process != null && !process.alive() && !"Always".equals(restartPolicy(pod))) {
+                int code = process.exitCode() == null ? 1 : process.exitCode();
+                System.out.println("[pod-runner] " + name + ": container exited with " + code);
+                process.close();
+                running.remove(name);
+                exited.put(name, code);
+                finish(pod, code);
+                continue;
+            }
             if (process != null && !process.alive()) {
                 // restartPolicy Always: the container is started again, in the same pod (same name)
                 System.out.println("[pod-runner] " + name + ": container exited, restarting it");
@@ -102,7 +147,7 @@ final class PodRunner implements AutoCloseable {
             }
             if (process == null) {
                 process = DeployedOperator.startContainer(api, admin, name, pod.getMetadata().getLabels(), pod.getSpec(),
-                        namespace, Map.of());
+                        namespace, Map.of(), realComponents);
                 running.put(name, process);
             }
             report(pod, process.alive(), process.ready());
@@ -112,6 +157,59 @@ final class PodRunner implements AutoCloseable {
                 stop(name);
             }
         }
+    }
+
+    private static String restartPolicy(Pod pod) {
+        return pod.getSpec().getRestartPolicy() == null ? "Always" : pod.getSpec().getRestartPolicy();
+    }
+
+    /** The operators' pods run here; with KWOK, the operands go to its node (a DaemonSet's to the node it names). */
+    private String nodeFor(Pod pod) {
+        if (kwokNode == null || runnable(pod)) {
+            return NODE;
+        }
+        var affinity = pod.getSpec().getAffinity();
+        if (affinity != null && affinity.getNodeAffinity() != null
+                && affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null) {
+            for (var term : affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                    .getNodeSelectorTerms()) {
+                for (var field : term.getMatchFields() == null ? List.<io.fabric8.kubernetes.api.model.NodeSelectorRequirement>of()
+                        : term.getMatchFields()) {
+                    if ("metadata.name".equals(field.getKey()) && field.getValues() != null && !field.getValues().isEmpty()) {
+                        return field.getValues().get(0);
+                    }
+                }
+            }
+        }
+        return kwokNode;
+    }
+
+    /** Whether a process here stands for the pod's container: ours, a component operator's (real or simulated). */
+    private boolean runnable(Pod pod) {
+        var container = pod.getSpec().getContainers().get(0);
+        String image = container.getImage();
+        return "hco-operator".equals(container.getName())
+                || io.kubevirt.hco.simulator.SimulatedComponent.forImage(image).isPresent()
+                || (realComponents && RealComponentProcess.Kind.forImage(image).isPresent());
+    }
+
+    /** A Job's pod whose container ended: Succeeded on exit code 0, else Failed, as the kubelet reports it. */
+    private void finish(Pod pod, int code) {
+        String now = Instant.now().toString();
+        String container = pod.getSpec().getContainers().get(0).getName();
+        String started = pod.getStatus() != null && pod.getStatus().getStartTime() != null ? pod.getStatus().getStartTime()
+                : now;
+        pod.setStatus(new PodStatusBuilder().withPhase(code == 0 ? "Succeeded" : "Failed").withHostIP(podIp)
+                .withPodIP(podIp).withStartTime(started)
+                .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
+                        condition("ContainersReady", false, now), condition("Ready", false, now))
+                .withContainerStatuses(new ContainerStatusBuilder().withName(container).withReady(false)
+                        .withStarted(false).withRestartCount(0).withImage(pod.getSpec().getContainers().get(0).getImage())
+                        .withImageID("").withNewState().withNewTerminated().withExitCode(code)
+                        .withReason(code == 0 ? "Completed" : "Error").withStartedAt(started).withFinishedAt(now)
+                        .endTerminated().endState().build())
+                .build());
+        admin.pods().inNamespace(namespace).resource(pod).updateStatus();
     }
 
     /** The pod's status as a kubelet would write it, only when it changes. */
@@ -126,7 +224,7 @@ final class PodRunner implements AutoCloseable {
         String now = Instant.now().toString();
         String started = current != null && current.getStartTime() != null ? current.getStartTime() : now;
         String container = pod.getSpec().getContainers().get(0).getName();
-        pod.setStatus(new PodStatusBuilder().withPhase(phase).withHostIP("127.0.0.1").withPodIP("127.0.0.1")
+        pod.setStatus(new PodStatusBuilder().withPhase(phase).withHostIP(podIp).withPodIP(podIp)
                 .withStartTime(started)
                 .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
                         condition("ContainersReady", ready, now), condition("Ready", ready, now))
