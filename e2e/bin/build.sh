@@ -47,6 +47,9 @@ build_one cnao-manager github.com/kubevirt/cluster-network-addons-operator "$CNA
 # the manager renders its operands from templates under ./data (its working directory)
 module_files cnao-data github.com/kubevirt/cluster-network-addons-operator "$CNAO_VERSION" data
 go_install kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"
+# its default stages (node ready + lease heartbeat, pod ready/complete/delete), read from its module
+module_files kwok-stages sigs.k8s.io/kwok "$KWOK_VERSION" kustomize/stage/node/fast/node-initialize.yaml \
+  kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml 'kustomize/stage/pod/fast/pod-*.yaml'
 # machine-readable result for the test harness
 cat > "$CACHE/current.properties" <<PROPS
 etcd=$CACHE/etcd-$ETCD_VERSION/etcd
@@ -71,5 +74,6 @@ cnao-manager=$CACHE/cnao-manager-$CNAO_VERSION/cnao-manager
 cnao-manager.version=$CNAO_VERSION
 cnao-data=$CACHE/cnao-data-$CNAO_VERSION/data
 kwok=$CACHE/kwok-$KWOK_VERSION/kwok
+kwok-stages=$CACHE/kwok-stages-$KWOK_VERSION
 PROPS
 echo "$CACHE/current.properties"

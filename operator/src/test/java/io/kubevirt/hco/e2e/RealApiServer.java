@@ -102,6 +102,9 @@ public final class RealApiServer implements AutoCloseable {
                 "--secure-port=" + apiPort, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
                 "--cert-dir=" + dir.resolve("certs"),
                 "--service-cluster-ip-range=10.0.0.0/24",
+                // Services reached through their endpoints (no kube-proxy routes the ClusterIPs here):
+                // admission webhooks and aggregated APIs of operators the pod runner runs on this host
+                "--enable-aggregator-routing=true",
                 "--authorization-mode=RBAC",
                 "--token-auth-file=" + dir.resolve("tokens.csv"),
                 "--service-account-issuer=https://kubernetes.default.svc",

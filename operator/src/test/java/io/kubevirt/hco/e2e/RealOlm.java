@@ -52,6 +52,11 @@ final class RealOlm implements AutoCloseable {
      * returns the admin kubeconfig.
      */
     static java.nio.file.Path startControllerManager(RealApiServer api) throws IOException {
+        return startControllerManager(api, "");
+    }
+
+    /** As above, with more of its controllers ({@code extra}: ",daemonset-controller,..."). */
+    static java.nio.file.Path startControllerManager(RealApiServer api, String extra) throws IOException {
         java.nio.file.Path kubeconfig = api.kubeconfig("e2e-admin", RealApiServer.ADMIN_TOKEN, "default");
         api.launch("kube-controller-manager", List.of(E2eBinaries.get().kubeControllerManager().toString(),
                 "--kubeconfig=" + kubeconfig, "--leader-elect=false", "--secure-port=0",
@@ -59,7 +64,7 @@ final class RealOlm implements AutoCloseable {
                 // the token controller fills ServiceAccount token Secrets (the metrics scraper's)
                 "--service-account-private-key-file=" + api.dir().resolve("sa.key"),
                 "--controllers=deployment-controller,replicaset-controller,garbage-collector-controller,"
-                        + "serviceaccount-token-controller",
+                        + "serviceaccount-token-controller" + extra,
                 "-v=1"));
         return kubeconfig;
     }

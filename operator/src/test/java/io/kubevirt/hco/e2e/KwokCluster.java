@@ -1,0 +1,155 @@
+package io.kubevirt.hco.e2e;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * A cluster for the real component operators: the real API server (Services reached through their
+ * endpoints), kube-controller-manager with the controllers the operators' objects need
+ * (Deployments, DaemonSets, Jobs, EndpointSlices, garbage collection), KWOK playing one node and the
+ * lifecycle of every operand pod on it (its own default stages plus the project's, see
+ * {@link #UNREADY}), and the pod runner running the operators' pods on this host.
+ */
+final class KwokCluster implements AutoCloseable {
+
+    static final String KWOK_NODE = "kwok-node-0";
+    /** A pod annotated so is made not ready by KWOK (the project's stage), and ready again without it. */
+    static final String UNREADY = "hco.kubevirt.io/e2e-unready";
+
+    final RealApiServer api;
+    final KubernetesClient admin;
+    final Path kubeconfig;
+    final PodRunner kubelet;
+
+    private KwokCluster(RealApiServer api, Path kubeconfig, PodRunner kubelet) {
+        this.api = api;
+        this.admin = api.admin();
+        this.kubeconfig = kubeconfig;
+        this.kubelet = kubelet;
+    }
+
+    static KwokCluster start(String namespace) throws IOException, InterruptedException {
+        RealApiServer api = new RealApiServer().start();
+        try {
+            Path kubeconfig = RealOlm.startControllerManager(api,
+                    ",daemonset-controller,job-controller,endpointslice-controller,endpoint-controller");
+            E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
+            api.launch("kwok", List.of(real.kwok().toString(), "--kubeconfig=" + kubeconfig,
+                    "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+                    "--server-address=127.0.0.1:" + RealApiServer.freePort(), "--cidr=10.244.0.0/16",
+                    "--config=" + stages(api.dir(), real.kwokStages())));
+            api.admin().nodes().resource(new NodeBuilder().withNewMetadata().withName(KWOK_NODE)
+                    .withAnnotations(Map.of("kwok.x-k8s.io/node", "fake"))
+                    .withLabels(Map.of("type", "kwok", "kubernetes.io/os", "linux", "kubernetes.io/hostname", KWOK_NODE))
+                    .endMetadata().build()).create();
+            ClusterSetup.createNamespace(api.admin(), namespace);
+            PodRunner kubelet = new PodRunner(api, namespace).withRealComponents(hostAddress(), KWOK_NODE).start();
+            return new KwokCluster(api, kubeconfig, kubelet);
+        } catch (IOException | RuntimeException e) {
+            api.close();
+            throw e;
+        }
+    }
+
+    /**
+     * KWOK's own stages from its module, and ours: a pod annotated {@link #UNREADY} turns not ready,
+     * and ready again once the annotation is gone (as a failing and recovering readiness probe would).
+     */
+    private static Path stages(Path dir, Path kwokStages) throws IOException {
+        List<String> docs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(kwokStages)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                docs.add(Files.readString(f));
+            }
+        }
+        docs.add(readiness("pod-unready", "Exists", "True", "False"));
+        docs.add(readiness("pod-ready-again", "DoesNotExist", "False", "True"));
+        Path config = dir.resolve("kwok-stages.yaml");
+        Files.writeString(config, String.join("\n---\n", docs));
+        return config;
+    }
+
+    private static String readiness(String name, String annotation, String from, String to) {
+        return """
+                apiVersion: kwok.x-k8s.io/v1alpha1
+                kind: Stage
+                metadata:
+                  name: %s
+                spec:
+                  resourceRef:
+                    apiGroup: v1
+                    kind: Pod
+                  selector:
+                    matchExpressions:
+                    - key: '.metadata.deletionTimestamp'
+                      operator: 'DoesNotExist'
+                    - key: '.status.phase'
+                      operator: 'In'
+                      values: ['Running']
+                    - key: '.metadata.annotations["%s"]'
+                      operator: '%s'
+                    - key: '.status.conditions.[] | select( .type == "Ready" ) | .status'
+                      operator: 'In'
+                      values: ['%s']
+                  next:
+                    statusTemplate: |
+                      {{ $now := Now }}
+                      conditions:
+                      - lastTransitionTime: {{ $now | Quote }}
+                        status: "True"
+                        type: Initialized
+                      - lastTransitionTime: {{ $now | Quote }}
+                        status: "%s"
+                        type: Ready
+                      - lastTransitionTime: {{ $now | Quote }}
+                        status: "%s"
+                        type: ContainersReady
+                      containerStatuses:
+                      {{ range .spec.containers }}
+                      - image: {{ .image | Quote }}
+                        name: {{ .name | Quote }}
+                        ready: %s
+                        restartCount: 0
+                        state:
+                          running:
+                            startedAt: {{ $now | Quote }}
+                      {{ end }}
+                """.formatted(name, UNREADY, annotation, from, to, to, "True".equals(to));
+    }
+
+    /** This host's first non-loopback IPv4 address: the pod IP of the processes the pod runner runs. */
+    static String hostAddress() throws IOException {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nic.isUp() || nic.isLoopback()) {
+                continue;
+            }
+            for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                if (a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
+                    return a.getHostAddress();
+                }
+            }
+        }
+        throw new IOException("no non-loopback IPv4 address on this host: the API server cannot reach webhooks");
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            kubelet.close();
+        } finally {
+            api.close();
+        }
+    }
+}

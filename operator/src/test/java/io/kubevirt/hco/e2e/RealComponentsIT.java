@@ -1,0 +1,212 @@
+package io.kubevirt.hco.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kubevirt.hco.api.v1beta1.HyperConverged;
+import io.kubevirt.hco.components.ComponentCatalog;
+import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentResources;
+import io.kubevirt.hco.e2e.BuildOutputs.Result;
+import io.kubevirt.hco.simulator.Cluster;
+
+/**
+ * The gate on the processes it exists to watch: the release installed from the chart on a real API
+ * server, with the real virt-operator and cluster-network-addons-operator (built from their Go
+ * modules, e2e/bin/build.sh) driven by our operator, KWOK playing the node and the operand pods they
+ * deploy (virt-api, virt-controller, virt-handler, multus, linux-bridge, ...), and the pod runner
+ * running the operators' pods here (virt-operator's install-strategy Job included). CDI's operator
+ * is simulated (its Go module is not served here; docs/testing.md); SSP is not part of a plain
+ * Kubernetes stack. Every revision of the HyperConverged that says Upgradeable=True is audited
+ * against the component CRs at that same revision (RevisionAudit): none may be false.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RealComponentsIT {
+
+    static final String NS = "kubevirt-hyperconverged";
+    static final List<ComponentDescriptor> STACK = List.of(ComponentCatalog.KUBEVIRT, ComponentCatalog.CDI,
+            ComponentCatalog.NETWORK_ADDONS);
+
+    KwokCluster cluster;
+    KubernetesClient admin;
+    Cluster hco;
+    RevisionAudit audit;
+    Map<String, String> expected;
+
+    @BeforeAll
+    void install() throws Exception {
+        E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
+        cluster = KwokCluster.start(NS);
+        admin = cluster.admin;
+        hco = new Cluster(admin, NS);
+        audit = new RevisionAudit(admin, NS, STACK);
+        expected = Map.of("KubeVirt", real.virtOperatorVersion(), "NetworkAddonsConfig", real.cnaoVersion(),
+                "CDI", releaseVersion("cdi"));
+        List<String> args = new ArrayList<>(List.of("install", "hco", HelmChartIT.CHART.toString(), "--namespace", NS,
+                "--kubeconfig", cluster.kubeconfig.toString(), "--wait", "--timeout", "6m",
+                "--set", "image.tag=1.0.0", "--set", "versions.operator=1.0.0",
+                "--set", "gate.stabilizationWindow=5s",
+                // the real operators report the version they are told (their version variable): the
+                // versions of the modules built here, not the release's
+                "--set", "components.kubevirt.version=" + real.virtOperatorVersion(),
+                "--set", "components.networkAddons.version=" + real.cnaoVersion(),
+                // one replica: two virt-operator processes on one host would share its ports
+                "--set", "components.kubevirt.replicas=1"));
+        Instant start = Instant.now();
+        Result r = ClusterWithKubelet.helm(args);
+        assertThat(r.exit()).as(r.output() + logs()).isZero();
+        System.out.printf("[real] helm install --wait: %.1f s%n", seconds(start));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (audit != null) {
+            audit.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theRealOperatorsConvergeAndTheGateOpensOnlyAfterEachReportsItsVersion() throws Exception {
+        Instant start = Instant.now();
+        hco.createHyperConverged(HyperConverged.SINGLETON_NAME);
+        await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> "True".equals(upgradeable()));
+        System.out.printf("[real] HyperConverged created -> Upgradeable=True: %.1f s%n", seconds(start));
+        for (ComponentDescriptor d : STACK) {
+            assertThat(RevisionAudit.notConverged(ComponentResources.managed(admin, d, NS).get(), expected.get(d.kind())))
+                    .as(d.kind() + " converged when the gate opened").isNull();
+        }
+        assertNoFalseTrue();
+    }
+
+    @Test
+    @Order(2)
+    void aSpecChangeThatReachesKubeVirtClosesTheGateUntilVirtOperatorObservedIt() throws Exception {
+        long generation = kubevirt().getMetadata().getGeneration();
+        admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
+                .withName(HyperConverged.SINGLETON_NAME).patch(PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"spec\":{\"featureGates\":{\"downwardMetrics\":true}}}");
+        await().atMost(Duration.ofMinutes(1)).until(() -> kubevirt().getMetadata().getGeneration() > generation);
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> "True".equals(upgradeable())
+                && observedGeneration(kubevirt()) == kubevirt().getMetadata().getGeneration());
+        assertThat(kubevirtFeatureGates()).contains("DownwardMetrics");
+        assertNoFalseTrue();
+    }
+
+    @Test
+    @Order(3)
+    void anOperandMadeUnreadyByKwokClosesTheGateUntilItRecovers() throws Exception {
+        Pod handler = admin.pods().inNamespace(NS).withLabel("kubevirt.io", "virt-handler").list().getItems().stream()
+                .findFirst().orElseThrow(() -> new AssertionError("no virt-handler pod" + logs()));
+        long trues = audit.trueRevisions();
+        admin.pods().inNamespace(NS).withName(handler.getMetadata().getName()).edit(p -> {
+            p.getMetadata().getAnnotations().put(KwokCluster.UNREADY, "true");
+            return p;
+        });
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> !"True".equals(upgradeable()));
+        admin.pods().inNamespace(NS).withName(handler.getMetadata().getName()).edit(p -> {
+            p.getMetadata().getAnnotations().remove(KwokCluster.UNREADY);
+            return p;
+        });
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> "True".equals(upgradeable()));
+        assertThat(audit.trueRevisions()).isGreaterThan(trues);
+        assertNoFalseTrue();
+    }
+
+    @Test
+    @Order(4)
+    void aComponentOperatorKilledWhileConvergedLeavesNoFalseTrueAndNoStuckGate() throws Exception {
+        Pod operator = admin.pods().inNamespace(NS).withLabel("kubevirt.io", "virt-operator").list().getItems().stream()
+                .findFirst().orElseThrow();
+        admin.pods().inNamespace(NS).withName(operator.getMetadata().getName()).delete();
+        await().atMost(Duration.ofMinutes(2)).until(() -> admin.pods().inNamespace(NS).withLabel("kubevirt.io", "virt-operator")
+                .list().getItems().stream().anyMatch(p -> !p.getMetadata().getName().equals(operator.getMetadata().getName())
+                        && p.getStatus() != null && p.getStatus().getConditions() != null
+                        && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType())
+                                && "True".equals(c.getStatus()))));
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> "True".equals(upgradeable()));
+        assertNoFalseTrue();
+    }
+
+    private void assertNoFalseTrue() {
+        System.out.printf("[real] audit: %d HyperConverged revisions, %d with Upgradeable=True%n", audit.hcoRevisions(),
+                audit.trueRevisions());
+        assertThat(audit.falseTrues(expected)).isEmpty();
+    }
+
+    private String upgradeable() {
+        var c = hco.hcoCondition(HyperConverged.SINGLETON_NAME, "Upgradeable");
+        return c == null ? null : c.status;
+    }
+
+    private GenericKubernetesResource kubevirt() {
+        return ComponentResources.managed(admin, ComponentCatalog.KUBEVIRT, NS).get();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> kubevirtFeatureGates() {
+        Map<String, Object> spec = (Map<String, Object>) kubevirt().getAdditionalProperties().get("spec");
+        Map<String, Object> config = (Map<String, Object>) spec.get("configuration");
+        Map<String, Object> dev = (Map<String, Object>) config.get("developerConfiguration");
+        return (List<String>) dev.get("featureGates");
+    }
+
+    private static long observedGeneration(GenericKubernetesResource cr) {
+        return cr.getAdditionalProperties().get("status") instanceof Map<?, ?> s
+                && s.get("observedGeneration") instanceof Number n ? n.longValue() : -1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String releaseVersion(String key) throws java.io.IOException {
+        Map<String, Object> release = io.kubevirt.hco.packaging.BundleGenerator.YAML
+                .readValue(io.kubevirt.hco.Repo.path("packaging/release.yaml").toFile(), Map.class);
+        return (String) ((Map<String, Object>) ((Map<String, Object>) release.get("components")).get(key)).get("version");
+    }
+
+    /** The operators' logs' tails, for a failure's message. */
+    private String logs() {
+        StringBuilder b = new StringBuilder();
+        try (var files = Files.list(cluster.api.dir())) {
+            for (var f : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+                List<String> lines = Files.readAllLines(f);
+                b.append("\n--- ").append(f.getFileName()).append('\n')
+                        .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size())));
+            }
+        } catch (Exception e) {
+            b.append("\n(logs unreadable: ").append(e).append(')');
+        }
+        return b.toString();
+    }
+
+    private static double seconds(Instant since) {
+        return Duration.between(since, Instant.now()).toMillis() / 1000.0;
+    }
+}

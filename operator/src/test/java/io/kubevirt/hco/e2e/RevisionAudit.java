@@ -1,0 +1,163 @@
+package io.kubevirt.hco.e2e;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.kubevirt.hco.components.ComponentDescriptor;
+
+/**
+ * Every revision of the HyperConverged and of each component CR, as the API server's watches
+ * deliver them, indexed by resourceVersion (etcd's one global revision): each revision of the
+ * HyperConverged that says Upgradeable=True is judged against the state every component CR had at
+ * that same revision. A component counts as converged there when it reports Available=True,
+ * Progressing=False and Degraded=False, the expected version as observed (and target), and, where it
+ * reports one, the observed generation of its current spec. A True on any other revision is false.
+ */
+final class RevisionAudit implements AutoCloseable {
+
+    /** One HyperConverged revision with Upgradeable=True whose stack had not converged. */
+    record FalseTrue(long revision, String component, String why) {
+    }
+
+    private final List<Watch> watches = new ArrayList<>();
+    private final Map<String, NavigableMap<Long, GenericKubernetesResource>> components = new ConcurrentHashMap<>();
+    private final NavigableMap<Long, GenericKubernetesResource> hco = new ConcurrentSkipListMap<>();
+    private final List<String> closed = new CopyOnWriteArrayList<>();
+
+    RevisionAudit(KubernetesClient admin, String namespace, List<ComponentDescriptor> stack) {
+        watches.add(watch(admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged")
+                .inNamespace(namespace), hco, "HyperConverged"));
+        for (ComponentDescriptor d : stack) {
+            NavigableMap<Long, GenericKubernetesResource> history = new ConcurrentSkipListMap<>();
+            components.put(d.kind(), history);
+            var resources = admin.genericKubernetesResources(d.group() + "/" + d.version(), d.kind());
+            watches.add(d.namespaced() ? watch(resources.inNamespace(namespace), history, d.kind())
+                    : watch(resources, history, d.kind()));
+        }
+    }
+
+    private Watch watch(io.fabric8.kubernetes.client.dsl.Watchable<GenericKubernetesResource> what,
+            NavigableMap<Long, GenericKubernetesResource> history, String kind) {
+        return what.watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, GenericKubernetesResource r) {
+                history.put(Long.parseLong(r.getMetadata().getResourceVersion()),
+                        action == Action.DELETED ? deleted(r) : r);
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                closed.add(kind + ": " + cause);
+            }
+        });
+    }
+
+    private static GenericKubernetesResource deleted(GenericKubernetesResource r) {
+        GenericKubernetesResource gone = new GenericKubernetesResource();
+        gone.setMetadata(r.getMetadata());
+        gone.setAdditionalProperty("deleted", true);
+        return gone;
+    }
+
+    /** How many HyperConverged revisions said Upgradeable=True. */
+    long trueRevisions() {
+        return hco.values().stream().filter(h -> "True".equals(upgradeable(h))).count();
+    }
+
+    /** The HyperConverged's revisions seen, all of them. */
+    int hcoRevisions() {
+        return hco.size();
+    }
+
+    /** Every revision that said True while some component had not converged at its expected version. */
+    List<FalseTrue> falseTrues(Map<String, String> expectedVersions) {
+        if (!closed.isEmpty()) {
+            throw new IllegalStateException("a watch of the audit ended, revisions may be missing: " + closed);
+        }
+        List<FalseTrue> found = new ArrayList<>();
+        for (var e : hco.entrySet()) {
+            if (!"True".equals(upgradeable(e.getValue()))) {
+                continue;
+            }
+            for (var c : components.entrySet()) {
+                var at = c.getValue().floorEntry(e.getKey());
+                String why = at == null ? "no such object yet"
+                        : notConverged(at.getValue(), expectedVersions.get(c.getKey()));
+                if (why != null) {
+                    found.add(new FalseTrue(e.getKey(), c.getKey(), why));
+                }
+            }
+        }
+        return found;
+    }
+
+    @SuppressWarnings("unchecked")
+    static String upgradeable(GenericKubernetesResource hco) {
+        if (!(hco.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
+                || !(status.get("conditions") instanceof List<?> conditions)) {
+            return null;
+        }
+        for (Object c : conditions) {
+            Map<String, Object> m = (Map<String, Object>) c;
+            if ("Upgradeable".equals(m.get("type"))) {
+                return (String) m.get("status");
+            }
+        }
+        return null;
+    }
+
+    /** Why this revision of a component CR is not converged at {@code version}, or null when it is. */
+    @SuppressWarnings("unchecked")
+    static String notConverged(GenericKubernetesResource cr, String version) {
+        if (Boolean.TRUE.equals(cr.getAdditionalProperties().get("deleted"))) {
+            return "deleted";
+        }
+        if (!(cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
+            return "no status";
+        }
+        String observed = (String) (status.containsKey("observedKubeVirtVersion") ? status.get("observedKubeVirtVersion")
+                : status.get("observedVersion"));
+        String target = (String) (status.containsKey("targetKubeVirtVersion") ? status.get("targetKubeVirtVersion")
+                : status.get("targetVersion"));
+        if (!version.equals(observed) || (target != null && !version.equals(target))) {
+            return "observed " + observed + ", target " + target + ", expected " + version;
+        }
+        Map<String, String> byType = new HashMap<>();
+        if (status.get("conditions") instanceof List<?> conditions) {
+            for (Object c : conditions) {
+                Map<String, Object> m = (Map<String, Object>) c;
+                byType.put((String) m.get("type"), (String) m.get("status"));
+            }
+        }
+        if (!"True".equals(byType.get("Available")) || !"False".equals(byType.get("Progressing"))
+                || !"False".equals(byType.get("Degraded"))) {
+            return "conditions " + byType;
+        }
+        if (status.get("observedGeneration") instanceof Number g && g.longValue() != cr.getMetadata().getGeneration()) {
+            return "observedGeneration " + g + " of generation " + cr.getMetadata().getGeneration();
+        }
+        return null;
+    }
+
+    /** The last revision of a component CR, for reports. */
+    GenericKubernetesResource last(String kind) {
+        var history = components.get(kind);
+        return history == null || history.isEmpty() ? null : history.lastEntry().getValue();
+    }
+
+    @Override
+    public void close() {
+        watches.forEach(Watch::close);
+    }
+}
