@@ -72,6 +72,10 @@ final class DeployedOperator {
             return RealComponentProcess.start(real.get(), pod, container, kubeconfig, env, api.dir());
         }
         if (SimulatedComponent.forImage(container.getImage()).isPresent()) {
+            // where the volumes are on this host: the simulated operator looks for its certificate there
+            StringBuilder where = new StringBuilder();
+            mounts.forEach((path, dir) -> where.append(path).append('=').append(dir).append(';'));
+            env.put("SIMULATED_MOUNTS", where.toString());
             return ComponentOperatorProcess.start(pod, container.getImage(), kubeconfig, env, api.dir());
         }
         return OperatorProcess.startWithEnv(pod, kubeconfig, env, api.dir());
@@ -96,8 +100,16 @@ final class DeployedOperator {
                         + " mounted at " + mount.getMountPath() + " does not exist");
             }
             Path dir = Files.createDirectories(podDir.resolve(mount.getName()));
+            // the volume's items rename keys (OLM mounts tls.crt as apiserver.crt), as the kubelet does
+            Map<String, String> paths = new HashMap<>();
+            if (volume.getSecret().getItems() != null) {
+                volume.getSecret().getItems().forEach(i -> paths.put(i.getKey(), i.getPath()));
+            }
             for (var e : secret.getData().entrySet()) {
-                Files.write(dir.resolve(e.getKey()), Base64.getDecoder().decode(e.getValue()));
+                if (!paths.isEmpty() && !paths.containsKey(e.getKey())) {
+                    continue;
+                }
+                Files.write(dir.resolve(paths.getOrDefault(e.getKey(), e.getKey())), Base64.getDecoder().decode(e.getValue()));
             }
             mounts.put(mount.getMountPath(), dir.toString());
         }

@@ -1,13 +1,9 @@
 package io.kubevirt.hco.e2e;
 
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -44,7 +40,7 @@ final class KwokCluster implements AutoCloseable {
         RealApiServer api = new RealApiServer().start();
         try {
             Path kubeconfig = RealOlm.startControllerManager(api,
-                    ",daemonset-controller,job-controller,endpointslice-controller,endpoint-controller");
+                    ",daemonset-controller,job-controller");
             E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
             api.launch("kwok", List.of(real.kwok().toString(), "--kubeconfig=" + kubeconfig,
                     "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
@@ -55,7 +51,7 @@ final class KwokCluster implements AutoCloseable {
                     .withLabels(Map.of("type", "kwok", "kubernetes.io/os", "linux", "kubernetes.io/hostname", KWOK_NODE))
                     .endMetadata().build()).create();
             ClusterSetup.createNamespace(api.admin(), namespace);
-            PodRunner kubelet = new PodRunner(api, namespace).withRealComponents(hostAddress(), KWOK_NODE).start();
+            PodRunner kubelet = new PodRunner(api, namespace).withRealComponents(KWOK_NODE).start();
             return new KwokCluster(api, kubeconfig, kubelet);
         } catch (IOException | RuntimeException e) {
             api.close();
@@ -127,21 +123,6 @@ final class KwokCluster implements AutoCloseable {
                             startedAt: {{ $now | Quote }}
                       {{ end }}
                 """.formatted(name, UNREADY, annotation, from, to, to, "True".equals(to));
-    }
-
-    /** This host's first non-loopback IPv4 address: the pod IP of the processes the pod runner runs. */
-    static String hostAddress() throws IOException {
-        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-            if (!nic.isUp() || nic.isLoopback()) {
-                continue;
-            }
-            for (InetAddress a : Collections.list(nic.getInetAddresses())) {
-                if (a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
-                    return a.getHostAddress();
-                }
-            }
-        }
-        throw new IOException("no non-loopback IPv4 address on this host: the API server cannot reach webhooks");
     }
 
     @Override

@@ -46,7 +46,8 @@ final class PodRunner implements AutoCloseable {
     private final KubernetesClient admin;
     private final String namespace;
     private boolean realComponents;
-    private String podIp = "127.0.0.1";
+    /** Pods' IP: this host's non-loopback address (the API server refuses loopback endpoints). */
+    private String podIp = hostAddress();
     private String kwokNode;
     private final Map<String, Integer> exited = new ConcurrentHashMap<>();
     private final Map<String, PodProcess> running = new ConcurrentHashMap<>();
@@ -63,12 +64,31 @@ final class PodRunner implements AutoCloseable {
         this.namespace = namespace;
     }
 
-    /** Real component operators where the suite builds them; operands on {@code kwokNode}; pods on {@code podIp}. */
-    PodRunner withRealComponents(String podIp, String kwokNode) {
+    /** Real component operators where the suite builds them; operands on {@code kwokNode}. */
+    PodRunner withRealComponents(String kwokNode) {
         this.realComponents = true;
-        this.podIp = podIp;
         this.kwokNode = kwokNode;
         return this;
+    }
+
+    /** This host's first non-loopback IPv4 address: the pod IP of the processes the pod runner runs. */
+    static String hostAddress() {
+        try {
+            for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+                if (!nic.isUp() || nic.isLoopback()) {
+                    continue;
+                }
+                for (var a : java.util.Collections.list(nic.getInetAddresses())) {
+                    if (a instanceof java.net.Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
+                        return a.getHostAddress();
+                    }
+                }
+            }
+        } catch (java.net.SocketException e) {
+            throw new IllegalStateException(e);
+        }
+        throw new IllegalStateException("no non-loopback IPv4 address on this host: the API server cannot reach"
+                + " the webhooks of the operators run here");
     }
 
     PodRunner start() {

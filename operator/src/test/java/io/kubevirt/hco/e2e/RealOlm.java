@@ -64,7 +64,7 @@ final class RealOlm implements AutoCloseable {
                 // the token controller fills ServiceAccount token Secrets (the metrics scraper's)
                 "--service-account-private-key-file=" + api.dir().resolve("sa.key"),
                 "--controllers=deployment-controller,replicaset-controller,garbage-collector-controller,"
-                        + "serviceaccount-token-controller" + extra,
+                        + "serviceaccount-token-controller,endpointslice-controller" + extra,
                 "-v=1"));
         return kubeconfig;
     }

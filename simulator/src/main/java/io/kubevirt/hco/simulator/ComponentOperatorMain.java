@@ -50,6 +50,9 @@ public final class ComponentOperatorMain {
         if (version == null || version.isBlank()) {
             fail(component.image() + " needs its version in " + component.versionEnv() + ", as the real image does");
         }
+        if (component == SimulatedComponent.SSP) {
+            SimulatedWebhook.serveIfCertified(component.image(), env);
+        }
         Duration upgrade = Duration.ofSeconds(Long.parseLong(env.getOrDefault("SIMULATED_UPGRADE_SECONDS", "5")));
         ComponentSimulator.Behaviour behaviour = behaviour(env.get("SIMULATED_BEHAVIOUR"));
         KubernetesClient client = new KubernetesClientBuilder().build();
