@@ -94,7 +94,7 @@ class BundleIT extends E2eScenario {
         try (Stream<Path> files = Files.list(BuildOutputs.BUNDLE.resolve("manifests"))) {
             for (Path f : files.sorted().toList()) {
                 for (HasMetadata item : admin.load(new ByteArrayInputStream(Files.readAllBytes(f))).items()) {
-                    if (!"CustomResourceDefinition".equals(item.getKind()) && !"ClusterRole".equals(item.getKind())) {
+                    if (!java.util.Set.of("CustomResourceDefinition", "ClusterRole", "PriorityClass").contains(item.getKind())) {
                         item.getMetadata().setNamespace(OLM_NS);
                     }
                     // create, not update: the real schema of each kind (CSV, PrometheusRule, ...) judges it
@@ -106,10 +106,11 @@ class BundleIT extends E2eScenario {
                 }
             }
         }
-        // the HyperConverged CRD and the four component CRDs the CSV owns
+        // the HyperConverged CRD and the four component CRDs the CSV owns, the component pods' PriorityClass
         assertThat(kinds).containsExactlyInAnyOrder("ClusterServiceVersion", "CustomResourceDefinition",
                 "CustomResourceDefinition", "CustomResourceDefinition", "CustomResourceDefinition",
-                "CustomResourceDefinition", "Service", "ClusterRole", "PrometheusRule", "ServiceMonitor");
+                "CustomResourceDefinition", "Service", "ClusterRole", "PrometheusRule", "ServiceMonitor",
+                "PriorityClass");
         assertThat(csv).isNotNull();
 
         // what OLM does on install: ServiceAccount, the (cluster)Permissions, the OperatorCondition, the env it injects

@@ -29,6 +29,8 @@ public final class BundleGenerator {
     public static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            // a string that reads as a number ("8443", an env value "1") stays a string when read back
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
             .disable(YAMLGenerator.Feature.SPLIT_LINES));
