@@ -20,6 +20,9 @@ PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
 KUBEVIRT_VERSION="${KUBEVIRT_VERSION:-v1.6.0}"
 CNAO_VERSION="${CNAO_VERSION:-v0.100.0}"
 KWOK_VERSION="${KWOK_VERSION:-v0.8.0}"
+# cert-manager's Certificate and Issuer CRDs: on Kubernetes, cluster-network-addons-operator renders
+# kubevirt-ipam-controller's certificate as cert-manager objects and degrades without those APIs
+CERT_MANAGER_VERSION="${CERT_MANAGER_VERSION:-v1.18.2}"
 # wrapper_module, build_one, module_files, bundle_validator, go_install, CACHE
 source "$(dirname "${BASH_SOURCE[0]}")/go-modules.sh"
 
@@ -47,6 +50,8 @@ build_one cnao-manager github.com/kubevirt/cluster-network-addons-operator "$CNA
 # the manager renders its operands from templates under ./data (its working directory)
 module_files cnao-data github.com/kubevirt/cluster-network-addons-operator "$CNAO_VERSION" data
 go_install kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"
+module_files cert-manager-crds github.com/cert-manager/cert-manager "$CERT_MANAGER_VERSION" \
+  deploy/crds/crd-certificates.yaml deploy/crds/crd-issuers.yaml
 # its default stages (node ready + lease heartbeat, pod ready/complete/delete), read from its module
 module_files kwok-stages sigs.k8s.io/kwok "$KWOK_VERSION" kustomize/stage/node/fast/node-initialize.yaml \
   kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml 'kustomize/stage/pod/fast/pod-*.yaml'
@@ -75,5 +80,6 @@ cnao-manager.version=$CNAO_VERSION
 cnao-data=$CACHE/cnao-data-$CNAO_VERSION/data
 kwok=$CACHE/kwok-$KWOK_VERSION/kwok
 kwok-stages=$CACHE/kwok-stages-$KWOK_VERSION
+cert-manager-crds=$CACHE/cert-manager-crds-$CERT_MANAGER_VERSION
 PROPS
 echo "$CACHE/current.properties"

@@ -21,7 +21,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
      * when told so by their version variable), and KWOK, which plays nodes and operand pods.
      */
     public record RealComponents(Path virtOperator, String virtOperatorVersion, Path cnaoManager, String cnaoVersion,
-            Path cnaoData, Path kwok, Path kwokStages) {
+            Path cnaoData, Path kwok, Path kwokStages, Path certManagerCrds) {
     }
 
     static final Path CACHE = Path.of(System.getenv().getOrDefault("HCO_E2E_CACHE",
@@ -57,7 +57,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
                     new RealComponents(Path.of(p.getProperty("virt-operator")), p.getProperty("virt-operator.version"),
                             Path.of(p.getProperty("cnao-manager")), p.getProperty("cnao-manager.version"),
                             Path.of(p.getProperty("cnao-data")), Path.of(p.getProperty("kwok")),
-                            Path.of(p.getProperty("kwok-stages"))));
+                            Path.of(p.getProperty("kwok-stages")), Path.of(p.getProperty("cert-manager-crds"))));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + props, e);
         }

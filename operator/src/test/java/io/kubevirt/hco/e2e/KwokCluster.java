@@ -40,7 +40,7 @@ final class KwokCluster implements AutoCloseable {
         RealApiServer api = new RealApiServer().start();
         try {
             Path kubeconfig = RealOlm.startControllerManager(api,
-                    ",daemonset-controller,job-controller");
+                    ",daemonset-controller,job-controller,serviceaccount-controller");
             E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
             api.launch("kwok", List.of(real.kwok().toString(), "--kubeconfig=" + kubeconfig,
                     "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
@@ -50,12 +50,49 @@ final class KwokCluster implements AutoCloseable {
                     .withAnnotations(Map.of("kwok.x-k8s.io/node", "fake"))
                     .withLabels(Map.of("type", "kwok", "kubernetes.io/os", "linux", "kubernetes.io/hostname", KWOK_NODE))
                     .endMetadata().build()).create();
+            untaintWhenReady(api.admin());
+            installCertManagerCrds(api.admin(), real.certManagerCrds());
             ClusterSetup.createNamespace(api.admin(), namespace);
             PodRunner kubelet = new PodRunner(api, namespace).withRealComponents(KWOK_NODE).start();
             return new KwokCluster(api, kubeconfig, kubelet);
         } catch (IOException | RuntimeException e) {
             api.close();
             throw e;
+        }
+    }
+
+    /**
+     * The API server taints a new node not-ready (NoSchedule) and the node lifecycle controller lifts
+     * it once the node reports Ready; that controller does not run here (it would also evict the pod
+     * runner's pods, whose node sends no lease heartbeats), so this does its part for KWOK's node.
+     */
+    private static void untaintWhenReady(KubernetesClient admin) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(1)).until(() -> {
+            var node = admin.nodes().withName(KWOK_NODE).get();
+            return node.getStatus() != null && node.getStatus().getConditions() != null && node.getStatus()
+                    .getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        });
+        admin.nodes().withName(KWOK_NODE).edit(n -> {
+            if (n.getSpec().getTaints() != null) {
+                n.getSpec().getTaints().removeIf(t -> "node.kubernetes.io/not-ready".equals(t.getKey()));
+            }
+            return n;
+        });
+    }
+
+    /**
+     * cert-manager's Certificate and Issuer CRDs as cert-manager ships them (a prerequisite of the
+     * network add-ons on Kubernetes); their labels are Helm template text in that file, dropped here.
+     */
+    private static void installCertManagerCrds(KubernetesClient admin, Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                var crd = admin.getKubernetesSerialization().unmarshal(Files.readString(f),
+                        io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
+                crd.getMetadata().setLabels(null);
+                crd.getMetadata().setAnnotations(null);
+                admin.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+            }
         }
     }
 

@@ -46,8 +46,18 @@ final class PodRunner implements AutoCloseable {
     private final KubernetesClient admin;
     private final String namespace;
     private boolean realComponents;
-    /** Pods' IP: this host's non-loopback address (the API server refuses loopback endpoints). */
-    private String podIp = hostAddress();
+    /**
+     * The component operators' pods' IP: this host's non-loopback address, so that the API server
+     * reaches the webhooks they serve through their endpoints (it refuses loopback endpoints). Our
+     * operator's pods keep the loopback address: its replicas share this host, so the conversion
+     * webhook cannot listen on the pod's port for each, and an endpoint nobody listens on would stall
+     * every HyperConverged list the API server converts (it did); with no endpoint it fails at once.
+     */
+    private final String podIp = hostAddress();
+
+    private String ipOf(Pod pod) {
+        return "hco-operator".equals(pod.getSpec().getContainers().get(0).getName()) ? "127.0.0.1" : podIp;
+    }
     private String kwokNode;
     private final Map<String, Integer> exited = new ConcurrentHashMap<>();
     private final Map<String, PodProcess> running = new ConcurrentHashMap<>();
@@ -219,8 +229,8 @@ final class PodRunner implements AutoCloseable {
         String container = pod.getSpec().getContainers().get(0).getName();
         String started = pod.getStatus() != null && pod.getStatus().getStartTime() != null ? pod.getStatus().getStartTime()
                 : now;
-        pod.setStatus(new PodStatusBuilder().withPhase(code == 0 ? "Succeeded" : "Failed").withHostIP(podIp)
-                .withPodIP(podIp).withStartTime(started)
+        pod.setStatus(new PodStatusBuilder().withPhase(code == 0 ? "Succeeded" : "Failed").withHostIP(ipOf(pod))
+                .withPodIP(ipOf(pod)).withStartTime(started)
                 .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
                         condition("ContainersReady", false, now), condition("Ready", false, now))
                 .withContainerStatuses(new ContainerStatusBuilder().withName(container).withReady(false)
@@ -244,7 +254,7 @@ final class PodRunner implements AutoCloseable {
         String now = Instant.now().toString();
         String started = current != null && current.getStartTime() != null ? current.getStartTime() : now;
         String container = pod.getSpec().getContainers().get(0).getName();
-        pod.setStatus(new PodStatusBuilder().withPhase(phase).withHostIP(podIp).withPodIP(podIp)
+        pod.setStatus(new PodStatusBuilder().withPhase(phase).withHostIP(ipOf(pod)).withPodIP(ipOf(pod))
                 .withStartTime(started)
                 .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
                         condition("ContainersReady", ready, now), condition("Ready", ready, now))

@@ -105,6 +105,8 @@ public final class RealApiServer implements AutoCloseable {
                 // Services reached through their endpoints (no kube-proxy routes the ClusterIPs here):
                 // admission webhooks and aggregated APIs of operators the pod runner runs on this host
                 "--enable-aggregator-routing=true",
+                // as clusters run: virt-handler and the network plugins' DaemonSets are privileged
+                "--allow-privileged=true",
                 "--authorization-mode=RBAC",
                 "--token-auth-file=" + dir.resolve("tokens.csv"),
                 "--service-account-issuer=https://kubernetes.default.svc",

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -93,7 +93,8 @@ final class RealComponentProcess implements PodProcess {
                 }
             }
         }
-        ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
+        ProcessBuilder pb = new ProcessBuilder(inPodMounts(command, serviceAccount(workDir, podEnv, kubeconfig)))
+                .directory(workDir.toFile());
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG") || k.startsWith("HCO_")
                 || k.startsWith("OPERATOR_") || k.endsWith("_VERSION") || k.endsWith("_IMAGE"));
@@ -103,6 +104,38 @@ final class RealComponentProcess implements PodProcess {
         Path logFile = dir.resolve(pod + ".log");
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         return new RealComponentProcess(pb.start(), container, logFile);
+    }
+
+    /** Where a pod's ServiceAccount volume is mounted; virt-operator reads its namespace only from there. */
+    static final String SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+    /** The pod's ServiceAccount volume: its namespace and token (the kubeconfig carries the same token). */
+    private static Path serviceAccount(Path workDir, Map<String, String> podEnv, Path kubeconfig) throws IOException {
+        Path dir = Files.createDirectories(workDir.resolve("serviceaccount"));
+        Files.writeString(dir.resolve("namespace"), podEnv.getOrDefault("POD_NAMESPACE", namespaceOf(kubeconfig)));
+        return dir;
+    }
+
+    private static String namespaceOf(Path kubeconfig) throws IOException {
+        for (String line : Files.readAllLines(kubeconfig)) {
+            String t = line.trim();
+            if (t.startsWith("namespace:")) {
+                return t.substring("namespace:".length()).trim();
+            }
+        }
+        throw new IllegalStateException(kubeconfig + " names no namespace");
+    }
+
+    /**
+     * The command in a mount namespace of its own with the pod's ServiceAccount volume where a
+     * container has it, as the container runtime does (needs root, as the suite has here).
+     */
+    private static List<String> inPodMounts(List<String> command, Path serviceAccount) throws IOException {
+        Files.createDirectories(Path.of(SERVICE_ACCOUNT));
+        List<String> wrapped = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "sh", "-c",
+                "mount --bind \"$0\" " + SERVICE_ACCOUNT + " && exec \"$@\"", serviceAccount.toString()));
+        wrapped.addAll(command);
+        return wrapped;
     }
 
     @Override
@@ -161,13 +194,30 @@ final class RealComponentProcess implements PodProcess {
     private static HttpClient probeClient() {
         try {
             SSLContext ssl = SSLContext.getInstance("TLS");
-            ssl.init(null, new TrustManager[] { new X509TrustManager() {
+            // an extended trust manager: a plain one is wrapped by the JDK with a host name check
+            ssl.init(null, new TrustManager[] { new X509ExtendedTrustManager() {
                 @Override
                 public void checkClientTrusted(X509Certificate[] chain, String authType) {
                 }
 
                 @Override
                 public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType, java.net.Socket s) {
+                }
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType, java.net.Socket s) {
+                }
+
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType, javax.net.ssl.SSLEngine e) {
+                }
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType, javax.net.ssl.SSLEngine e) {
                 }
 
                 @Override
