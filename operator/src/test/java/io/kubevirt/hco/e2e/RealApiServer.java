@@ -107,6 +107,13 @@ public final class RealApiServer implements AutoCloseable {
                 "--enable-aggregator-routing=true",
                 // as clusters run: virt-handler and the network plugins' DaemonSets are privileged
                 "--allow-privileged=true",
+                "--requestheader-client-ca-file=" + dir.resolve("front-proxy/ca.crt"),
+                "--requestheader-allowed-names=front-proxy-client",
+                "--requestheader-username-headers=X-Remote-User",
+                "--requestheader-group-headers=X-Remote-Group",
+                "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+                "--proxy-client-cert-file=" + dir.resolve("front-proxy/client.crt"),
+                "--proxy-client-key-file=" + dir.resolve("front-proxy/client.key"),
                 "--authorization-mode=RBAC",
                 "--token-auth-file=" + dir.resolve("tokens.csv"),
                 "--service-account-issuer=https://kubernetes.default.svc",
@@ -181,6 +188,35 @@ public final class RealApiServer implements AutoCloseable {
         return file;
     }
 
+    /**
+     * The front proxy's CA and client certificate, as every cluster's API server has them: the API
+     * server publishes that CA in kube-system/extension-apiserver-authentication, which
+     * virt-operator's own webhook needs to serve at all (it answers TLS "internal error" without it),
+     * and uses the certificate to call aggregated APIs.
+     */
+    private void frontProxyCertificates() throws IOException {
+        Path certs = Files.createDirectories(dir.resolve("front-proxy"));
+        run(certs, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+                "/CN=front-proxy-ca", "-keyout", "ca.key", "-out", "ca.crt");
+        run(certs, "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=front-proxy-client",
+                "-keyout", "client.key", "-out", "client.csr");
+        run(certs, "openssl", "x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+                "-CAcreateserial", "-days", "2", "-out", "client.crt");
+    }
+
+    private static void run(Path dir, String... command) throws IOException {
+        try {
+            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new IOException(String.join(" ", command) + " failed: " + out);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
     private void writeCredentials() throws IOException {
         Files.writeString(dir.resolve("tokens.csv"), ADMIN_TOKEN + ",e2e-admin,e2e-admin,\"system:masters\"\n");
         KeyPairGenerator generator;
@@ -193,6 +229,7 @@ public final class RealApiServer implements AutoCloseable {
         KeyPair keys = generator.generateKeyPair();
         Files.writeString(dir.resolve("sa.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
         Files.writeString(dir.resolve("sa.pub"), pem("PUBLIC KEY", keys.getPublic().getEncoded()));
+        frontProxyCertificates();
         // request-level records of every write, and of service accounts' reads (a denied read is
         // how a missing permission shows): what the write counts and the RBAC tests read
         Files.writeString(dir.resolve("audit-policy.yaml"), """
