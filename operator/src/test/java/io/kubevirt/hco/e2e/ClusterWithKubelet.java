@@ -17,7 +17,7 @@ final class ClusterWithKubelet implements AutoCloseable {
     final Path kubeconfig;
     final PodRunner kubelet;
 
-    private ClusterWithKubelet(RealApiServer api, Path kubeconfig, PodRunner kubelet) {
+    ClusterWithKubelet(RealApiServer api, Path kubeconfig, PodRunner kubelet) {
         this.api = api;
         this.admin = api.admin();
         this.kubeconfig = kubeconfig;

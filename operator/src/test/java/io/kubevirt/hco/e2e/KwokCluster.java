@@ -18,25 +18,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * lifecycle of every operand pod on it (its own default stages plus the project's, see
  * {@link #UNREADY}), and the pod runner running the operators' pods on this host.
  */
-final class KwokCluster implements AutoCloseable {
+final class KwokCluster {
 
     static final String KWOK_NODE = "kwok-node-0";
     /** A pod annotated so is made not ready by KWOK (the project's stage), and ready again without it. */
     static final String UNREADY = "hco.kubevirt.io/e2e-unready";
 
-    final RealApiServer api;
-    final KubernetesClient admin;
-    final Path kubeconfig;
-    final PodRunner kubelet;
-
-    private KwokCluster(RealApiServer api, Path kubeconfig, PodRunner kubelet) {
-        this.api = api;
-        this.admin = api.admin();
-        this.kubeconfig = kubeconfig;
-        this.kubelet = kubelet;
+    private KwokCluster() {
     }
 
-    static KwokCluster start(String namespace) throws IOException, InterruptedException {
+    static ClusterWithKubelet start(String namespace) throws IOException, InterruptedException {
         RealApiServer api = new RealApiServer().start();
         try {
             Path kubeconfig = RealOlm.startControllerManager(api,
@@ -54,7 +45,7 @@ final class KwokCluster implements AutoCloseable {
             installCertManagerCrds(api.admin(), real.certManagerCrds());
             ClusterSetup.createNamespace(api.admin(), namespace);
             PodRunner kubelet = new PodRunner(api, namespace).withRealComponents(KWOK_NODE).start();
-            return new KwokCluster(api, kubeconfig, kubelet);
+            return new ClusterWithKubelet(api, kubeconfig, kubelet);
         } catch (IOException | RuntimeException e) {
             api.close();
             throw e;
@@ -160,14 +151,5 @@ final class KwokCluster implements AutoCloseable {
                             startedAt: {{ $now | Quote }}
                       {{ end }}
                 """.formatted(name, UNREADY, annotation, from, to, to, "True".equals(to));
-    }
-
-    @Override
-    public void close() throws Exception {
-        try {
-            kubelet.close();
-        } finally {
-            api.close();
-        }
     }
 }

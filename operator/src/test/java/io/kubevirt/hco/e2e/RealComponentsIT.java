@@ -48,7 +48,7 @@ class RealComponentsIT {
     static final List<ComponentDescriptor> STACK = List.of(ComponentCatalog.KUBEVIRT, ComponentCatalog.CDI,
             ComponentCatalog.NETWORK_ADDONS);
 
-    KwokCluster cluster;
+    ClusterWithKubelet cluster;
     KubernetesClient admin;
     Cluster hco;
     RevisionAudit audit;
