@@ -49,7 +49,9 @@ class ComponentRbacAuditIT {
             for (String scope : List.of("clusterPermissions", "permissions")) {
                 List<Grant> wanted = grants(rules(upstream, scope, sa));
                 List<Object> bundleRules = rules(ours, scope, sa);
-                List<Object> chartRules = chartRules(rendered, sa, scope.equals("clusterPermissions"));
+                boolean cluster = scope.equals("clusterPermissions");
+                List<Object> chartRules = BundleGenerator.rulesBoundTo(rendered, sa,
+                        cluster ? "ClusterRoleBinding" : "RoleBinding", cluster ? "ClusterRole" : "Role");
                 for (Grant g : wanted) {
                     checked++;
                     if (NARROWED.containsKey(sa + " " + scope + " " + g)) {
@@ -80,25 +82,6 @@ class ComponentRbacAuditIT {
                 List.of(Map.of("apiGroups", List.of("*"), "resources", List.of("*"), "verbs", List.of("*"))))).isTrue();
         assertThat(covered(new Grant("", "secrets", "x", "get"), List.of(Map.of("apiGroups", List.of(""),
                 "resources", List.of("secrets"), "resourceNames", List.of("y"), "verbs", List.of("get"))))).isFalse();
-    }
-
-    /** The rules bound to {@code sa} in the chart's render: ClusterRoles (cluster) or Roles. */
-    @SuppressWarnings("unchecked")
-    static List<Object> chartRules(List<Map<String, Object>> rendered, String sa, boolean cluster) {
-        String binding = cluster ? "ClusterRoleBinding" : "RoleBinding";
-        String role = cluster ? "ClusterRole" : "Role";
-        List<Object> rules = new ArrayList<>();
-        for (Map<String, Object> b : rendered) {
-            if (!binding.equals(b.get("kind")) || !((List<Map<String, Object>>) b.get("subjects")).stream()
-                    .anyMatch(s -> sa.equals(s.get("name")))) {
-                continue;
-            }
-            String name = (String) ((Map<String, Object>) b.get("roleRef")).get("name");
-            rendered.stream().filter(r -> role.equals(r.get("kind"))
-                    && name.equals(((Map<String, Object>) r.get("metadata")).get("name")))
-                    .forEach(r -> rules.addAll((List<Object>) r.get("rules")));
-        }
-        return rules;
     }
 
     @SuppressWarnings("unchecked")

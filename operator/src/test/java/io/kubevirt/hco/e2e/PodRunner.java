@@ -54,10 +54,6 @@ final class PodRunner implements AutoCloseable {
      * every HyperConverged list the API server converts (it did); with no endpoint it fails at once.
      */
     private final String podIp = hostAddress();
-
-    private String ipOf(Pod pod) {
-        return "hco-operator".equals(pod.getSpec().getContainers().get(0).getName()) ? "127.0.0.1" : podIp;
-    }
     private String kwokNode;
     private final Map<String, Integer> exited = new ConcurrentHashMap<>();
     private final Map<String, PodProcess> running = new ConcurrentHashMap<>();
@@ -226,20 +222,12 @@ final class PodRunner implements AutoCloseable {
     /** A Job's pod whose container ended: Succeeded on exit code 0, else Failed, as the kubelet reports it. */
     private void finish(Pod pod, int code) {
         String now = Instant.now().toString();
-        String container = pod.getSpec().getContainers().get(0).getName();
         String started = pod.getStatus() != null && pod.getStatus().getStartTime() != null ? pod.getStatus().getStartTime()
                 : now;
-        pod.setStatus(new PodStatusBuilder().withPhase(code == 0 ? "Succeeded" : "Failed").withHostIP(ipOf(pod))
-                .withPodIP(ipOf(pod)).withStartTime(started)
-                .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
-                        condition("ContainersReady", false, now), condition("Ready", false, now))
-                .withContainerStatuses(new ContainerStatusBuilder().withName(container).withReady(false)
-                        .withStarted(false).withRestartCount(0).withImage(pod.getSpec().getContainers().get(0).getImage())
-                        .withImageID("").withNewState().withNewTerminated().withExitCode(code)
+        write(pod, code == 0 ? "Succeeded" : "Failed", false, false, 0, started, now,
+                new io.fabric8.kubernetes.api.model.ContainerStateBuilder().withNewTerminated().withExitCode(code)
                         .withReason(code == 0 ? "Completed" : "Error").withStartedAt(started).withFinishedAt(now)
-                        .endTerminated().endState().build())
-                .build());
-        admin.pods().inNamespace(namespace).resource(pod).updateStatus();
+                        .endTerminated().build());
     }
 
     /** The pod's status as a kubelet would write it, only when it changes. */
@@ -253,15 +241,21 @@ final class PodRunner implements AutoCloseable {
         }
         String now = Instant.now().toString();
         String started = current != null && current.getStartTime() != null ? current.getStartTime() : now;
-        String container = pod.getSpec().getContainers().get(0).getName();
-        pod.setStatus(new PodStatusBuilder().withPhase(phase).withHostIP(ipOf(pod)).withPodIP(ipOf(pod))
-                .withStartTime(started)
+        write(pod, phase, alive, ready, restartCount, started, now, new io.fabric8.kubernetes.api.model.ContainerStateBuilder()
+                .withNewRunning().withStartedAt(started).endRunning().build());
+    }
+
+    /** The pod's status with its first container in {@code state}, at this host's address for the pod. */
+    private void write(Pod pod, String phase, boolean started, boolean ready, int restartCount, String startTime,
+            String now, io.fabric8.kubernetes.api.model.ContainerState state) {
+        var container = pod.getSpec().getContainers().get(0);
+        String ip = "hco-operator".equals(container.getName()) ? "127.0.0.1" : podIp;
+        pod.setStatus(new PodStatusBuilder().withPhase(phase).withHostIP(ip).withPodIP(ip).withStartTime(startTime)
                 .withConditions(condition("PodScheduled", true, now), condition("Initialized", true, now),
                         condition("ContainersReady", ready, now), condition("Ready", ready, now))
-                .withContainerStatuses(new ContainerStatusBuilder().withName(container).withReady(ready)
-                        .withStarted(alive).withRestartCount(restartCount).withImage(pod.getSpec().getContainers().get(0).getImage())
-                        .withImageID("").withNewState().withNewRunning().withStartedAt(started).endRunning().endState()
-                        .build())
+                .withContainerStatuses(new ContainerStatusBuilder().withName(container.getName()).withReady(ready)
+                        .withStarted(started).withRestartCount(restartCount).withImage(container.getImage())
+                        .withImageID("").withState(state).build())
                 .build());
         admin.pods().inNamespace(namespace).resource(pod).updateStatus();
     }

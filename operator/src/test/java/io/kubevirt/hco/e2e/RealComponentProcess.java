@@ -7,18 +7,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedTrustManager;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -43,9 +37,7 @@ final class RealComponentProcess implements PodProcess {
         }
 
         static Optional<Kind> forImage(String image) {
-            String path = image.split("@")[0];
-            String last = path.substring(path.lastIndexOf('/') + 1);
-            String repository = last.contains(":") ? last.substring(0, last.indexOf(':')) : last;
+            String repository = io.kubevirt.hco.simulator.SimulatedComponent.repositoryName(image);
             for (Kind k : values()) {
                 if (k.repository.equals(repository)) {
                     return Optional.of(k);
@@ -55,7 +47,7 @@ final class RealComponentProcess implements PodProcess {
         }
     }
 
-    private static final HttpClient PROBE = probeClient();
+    private static final HttpClient PROBE = PinnedTls.unverified();
 
     private final Process process;
     private final Container container;
@@ -187,47 +179,6 @@ final class RealComponentProcess implements PodProcess {
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
-        }
-    }
-
-    /** The kubelet's HTTPS probes do not verify the serving certificate. */
-    private static HttpClient probeClient() {
-        try {
-            SSLContext ssl = SSLContext.getInstance("TLS");
-            // an extended trust manager: a plain one is wrapped by the JDK with a host name check
-            ssl.init(null, new TrustManager[] { new X509ExtendedTrustManager() {
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType, java.net.Socket s) {
-                }
-
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType, java.net.Socket s) {
-                }
-
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType, javax.net.ssl.SSLEngine e) {
-                }
-
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType, javax.net.ssl.SSLEngine e) {
-                }
-
-                @Override
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            } }, new SecureRandom());
-            return HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(2)).build();
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

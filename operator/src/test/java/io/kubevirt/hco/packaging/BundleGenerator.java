@@ -246,8 +246,17 @@ public final class BundleGenerator {
     }
 
     /** The rules of every role of {@code roleKind} that a {@code bindingKind} binds to ServiceAccount {@code sa}. */
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> boundRules(List<Map<String, Object>> rendered, String sa, String bindingKind,
+            String roleKind) {
+        Map<String, Object> permission = new LinkedHashMap<>();
+        permission.put("serviceAccountName", sa);
+        permission.put("rules", rulesBoundTo(rendered, sa, bindingKind, roleKind));
+        return permission;
+    }
+
+    /** As above, the rules only (ComponentRbacAuditIT reads the chart's render with it). */
+    @SuppressWarnings("unchecked")
+    public static List<Object> rulesBoundTo(List<Map<String, Object>> rendered, String sa, String bindingKind,
             String roleKind) {
         List<Object> rules = new ArrayList<>();
         for (Map<String, Object> binding : rendered) {
@@ -258,10 +267,7 @@ public final class BundleGenerator {
             String role = (String) ((Map<String, Object>) binding.get("roleRef")).get("name");
             rules.addAll((List<Object>) named(rendered, roleKind, role).get("rules"));
         }
-        Map<String, Object> permission = new LinkedHashMap<>();
-        permission.put("serviceAccountName", sa);
-        permission.put("rules", rules);
-        return permission;
+        return rules;
     }
 
     /**
@@ -471,7 +477,7 @@ public final class BundleGenerator {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> child(Map<String, Object> parent, String key) {
+    static Map<String, Object> child(Map<String, Object> parent, String key) {
         return (Map<String, Object>) parent.computeIfAbsent(key, k -> new LinkedHashMap<>());
     }
 }

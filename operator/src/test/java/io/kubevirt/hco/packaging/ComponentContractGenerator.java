@@ -1,5 +1,7 @@
 package io.kubevirt.hco.packaging;
 
+import static io.kubevirt.hco.packaging.BundleGenerator.child;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -310,10 +312,5 @@ public final class ComponentContractGenerator {
 
     private static Map<String, Object> copy(Map<String, Object> o) throws IOException {
         return JSON.readValue(JSON.writeValueAsString(o), MAP);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> child(Map<String, Object> parent, String key) {
-        return (Map<String, Object>) parent.computeIfAbsent(key, k -> new LinkedHashMap<>());
     }
 }

@@ -34,6 +34,7 @@ public final class ComponentOperatorMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        initialiseLogging();
         Map<String, String> env = System.getenv();
         String image = args.length > 0 ? args[0] : env.get("SIMULATED_IMAGE");
         if (image == null || image.isBlank()) {
@@ -66,7 +67,7 @@ public final class ComponentOperatorMain {
                 .withName(component.image()).withLock(new LeaseLock(namespace, component.image() + "-lock", identity))
                 .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10))
                 .withRetryPeriod(Duration.ofSeconds(2)).withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(() -> running[0] = lead(client, namespace, component, version, upgrade, behaviour),
+                .withLeaderCallbacks(new LeaderCallbacks(() -> running[0] = leadOrExit(client, namespace, component, version, upgrade, behaviour),
                         stopped::countDown, leader -> System.out.printf("[%s] leader: %s%n", component.image(), leader)))
                 .build()).build();
         var election = elector.start();
@@ -81,6 +82,24 @@ public final class ComponentOperatorMain {
         client.close();
     }
 
+    /**
+     * A start that fails (its RBAC not bound yet: the chart's ClusterRoleBinding can land after the
+     * pod starts) ends the process with the reason, as a real operator's manager exits on a
+     * startup error and its container is restarted. The leader elector would otherwise swallow
+     * the exception and the process would hold the lease doing nothing.
+     */
+    private static ComponentSimulator leadOrExit(KubernetesClient client, String namespace, SimulatedComponent component,
+            String version, Duration upgrade, ComponentSimulator.Behaviour behaviour) {
+        try {
+            return lead(client, namespace, component, version, upgrade, behaviour);
+        } catch (RuntimeException e) {
+            System.err.printf("[%s] could not start: %s; exiting%n", component.image(), e.getMessage());
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+            return null;
+        }
+    }
+
     /** The work of the leader: reconcile the CR, rolling out its own version first when it is new. */
     private static ComponentSimulator lead(KubernetesClient client, String namespace, SimulatedComponent component,
             String version, Duration upgrade, ComponentSimulator.Behaviour behaviour) {
@@ -92,7 +111,7 @@ public final class ComponentOperatorMain {
             System.out.printf("[%s] simulated %s %s, %s%n", component.image(), component.name(), version, behaviour);
             return simulator;
         }
-        String previous = reportedVersion(component, component.managed(client, namespace).get());
+        String previous = reportedVersion(component, component.read(client, namespace));
         boolean upgrading = previous != null && !previous.equals(version) && !upgrade.isZero();
         if (upgrading) {
             simulator.upgradingFrom(component.name(), previous, version);
@@ -132,6 +151,22 @@ public final class ComponentOperatorMain {
     private static String reportedVersion(SimulatedComponent component, GenericKubernetesResource cr) {
         return cr != null && cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status
                 && status.get(component.observedVersionField()) instanceof String v ? v : null;
+    }
+
+    /**
+     * Logging is set up here, on the main thread, before any other thread starts. With JBoss
+     * LogManager on the class path (it is, beside Quarkus), the client's first logger on one thread
+     * and the webhook server's on another deadlocked in their class initialisation, and the
+     * process hung silently before it ever reconciled.
+     */
+    private static void initialiseLogging() {
+        try {
+            Class.forName("org.jboss.logmanager.LogManager", false, ComponentOperatorMain.class.getClassLoader());
+            System.getProperties().putIfAbsent("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        } catch (ClassNotFoundException plainJdkLogging) {
+            // the JDK's own LogManager initialises safely from any thread
+        }
+        java.util.logging.LogManager.getLogManager();
     }
 
     private static void fail(String message) {

@@ -158,7 +158,7 @@ public class ComponentSimulator implements AutoCloseable {
      */
     public synchronized boolean converged(String component, String version) {
         SimulatedComponent d = descriptor(component);
-        GenericKubernetesResource cr = d.managed(client, namespace).get();
+        GenericKubernetesResource cr = d.read(client, namespace);
         return cr != null && version.equals(reportedVersion.get(component))
                 && version.equals(runningVersion.get(component))
                 && Objects.equals(reportedSpec.get(component), specOf(cr));
@@ -237,8 +237,13 @@ public class ComponentSimulator implements AutoCloseable {
     private void tickQuietly() {
         try {
             tick();
-        } catch (RuntimeException e) {
+        } catch (KubernetesClientException e) {
             // a conflicting write: the next tick reports again, like a real operator's requeue
+            if (e.getCode() != 409) {
+                reportFailure("*", e);
+            }
+        } catch (RuntimeException e) {
+            reportFailure("*", e);
         }
     }
 
@@ -249,17 +254,34 @@ public class ComponentSimulator implements AutoCloseable {
     private void reconcileQuietly(SimulatedComponent d, boolean refresh, long backoffMs) {
         try {
             reconcile(d, refresh, NOTHING);
+            lastFailure.remove(d.image());
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409 && loop != null && !loop.isShutdown()) {
                 // a real operator requeues on a conflict
                 loop.schedule(() -> reconcileQuietly(d, refresh), 50, TimeUnit.MILLISECONDS);
             } else {
+                reportFailure(d, e);
                 requeue(d, refresh, backoffMs);
             }
         } catch (RuntimeException e) {
             // the API server is away: a real operator requeues the failed reconcile; once the test
             // ends (the loop is shut down) nothing runs again
+            reportFailure(d, e);
             requeue(d, refresh, backoffMs);
+        }
+    }
+
+    /** The last failure printed per component: a real controller logs its reconcile errors, but not one line per retry. */
+    private final Map<String, String> lastFailure = new ConcurrentHashMap<>();
+
+    private void reportFailure(SimulatedComponent d, RuntimeException e) {
+        reportFailure(d.image(), e);
+    }
+
+    private void reportFailure(String who, RuntimeException e) {
+        String message = e.getClass().getSimpleName() + ": " + e.getMessage();
+        if (!message.equals(lastFailure.put(who, message)) && loop != null && !loop.isShutdown()) {
+            System.err.printf("[%s] reconcile failed, retrying: %s%n", who, message);
         }
     }
 
@@ -293,8 +315,7 @@ public class ComponentSimulator implements AutoCloseable {
      * it when it differs from what is there.
      */
     private synchronized void reconcile(SimulatedComponent d, boolean refresh, Runnable atWrite) {
-        var handle = d.managed(client, namespace);
-        GenericKubernetesResource cr = handle.get();
+        GenericKubernetesResource cr = d.read(client, namespace);
         String name = d.name();
         if (cr == null || behaviour.get(name) == Behaviour.SILENT) {
             return;
@@ -335,14 +356,16 @@ public class ComponentSimulator implements AutoCloseable {
     private void writeStatus(SimulatedComponent d, GenericKubernetesResource cr, Object status, Runnable atWrite,
             boolean reflectsSpec) {
         String name = d.name();
-        cr.getAdditionalProperties().put("status", status);
+        Object before = cr.getAdditionalProperties().put("status", status);
         var all = d.resources(client, namespace);
         atWrite.run();
-        if (d.statusSubresource()) {
-            all.resource(cr).updateStatus();
-        } else {
+        switch (d.statusWrite()) {
+            case UPDATE_STATUS -> all.resource(cr).updateStatus();
             // no status subresource (CDI): a whole-object update, carrying the resourceVersion read
-            all.resource(cr).update();
+            case UPDATE_OBJECT -> all.resource(cr).update();
+            case MERGE_PATCH_STATUS -> all.withName(cr.getMetadata().getName()).subresource("status").patch(
+                    io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                    StatusJson.mergePatch(before, status));
         }
         statusWrites++;
         if (!reflectsSpec) {

@@ -23,26 +23,40 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
  *        KUBEVIRT_VERSION; the others: OPERATOR_VERSION)
  */
 public record SimulatedComponent(String name, String group, String version, String kind, String plural,
-        String crName, boolean namespaced, boolean statusSubresource, String observedVersionField,
+        String crName, boolean namespaced, StatusWrite statusWrite, String observedVersionField,
         String targetVersionField, String pausedField, boolean reportsObservedGeneration, String heartbeatField,
         String image, String versionEnv) {
 
+    /**
+     * How the operator writes its CR's status, as far as its shipped RBAC allows it (upstream
+     * v1.16.0's CSV): ssp-operator may only update ssps/status, cluster-network-addons-operator may
+     * only patch networkaddonsconfigs/status, CDI's CRD has no status subresource.
+     */
+    public enum StatusWrite {
+        /** PUT to the status subresource, carrying the resourceVersion read. */
+        UPDATE_STATUS,
+        /** PUT of the whole object: no status subresource, so every write moves the generation. */
+        UPDATE_OBJECT,
+        /** A merge patch of the status subresource (controller-runtime's {@code Status().Patch(MergeFrom)}). */
+        MERGE_PATCH_STATUS
+    }
+
     public static final SimulatedComponent KUBEVIRT = new SimulatedComponent("KubeVirt", "kubevirt.io", "v1",
-            "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, true, "observedKubeVirtVersion",
+            "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, StatusWrite.UPDATE_STATUS, "observedKubeVirtVersion",
             "targetKubeVirtVersion", null, true, "lastProbeTime", "virt-operator", "KUBEVIRT_VERSION");
 
     /** CDI's CRD has no status subresource: its operator writes status with whole-object updates. */
     public static final SimulatedComponent CDI = new SimulatedComponent("CDI", "cdi.kubevirt.io", "v1beta1", "CDI",
-            "cdis", "cdi-kubevirt-hyperconverged", false, false, "observedVersion", "targetVersion", null, false,
+            "cdis", "cdi-kubevirt-hyperconverged", false, StatusWrite.UPDATE_OBJECT, "observedVersion", "targetVersion", null, false,
             "lastHeartbeatTime", "cdi-operator", "OPERATOR_VERSION");
 
     public static final SimulatedComponent NETWORK_ADDONS = new SimulatedComponent("NetworkAddonsConfig",
             "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs",
-            "cluster", false, true, "observedVersion", "targetVersion", null, false, "lastHeartbeatTime",
+            "cluster", false, StatusWrite.MERGE_PATCH_STATUS, "observedVersion", "targetVersion", null, false, "lastHeartbeatTime",
             "cluster-network-addons-operator", "OPERATOR_VERSION");
 
     public static final SimulatedComponent SSP = new SimulatedComponent("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",
-            "ssps", "ssp-kubevirt-hyperconverged", true, true, "observedVersion", "targetVersion", "paused", true,
+            "ssps", "ssp-kubevirt-hyperconverged", true, StatusWrite.UPDATE_STATUS, "observedVersion", "targetVersion", "paused", true,
             "lastHeartbeatTime", "ssp-operator", "OPERATOR_VERSION");
 
     public static final List<SimulatedComponent> ALL = List.of(KUBEVIRT, CDI, NETWORK_ADDONS, SSP);
@@ -55,10 +69,20 @@ public record SimulatedComponent(String name, String group, String version, Stri
 
     /** The component whose operator an image reference runs ({@code registry/org/virt-operator@sha256:…}), if any. */
     public static Optional<SimulatedComponent> forImage(String imageReference) {
+        String repository = repositoryName(imageReference);
+        return ALL.stream().filter(c -> c.image().equals(repository)).findFirst();
+    }
+
+    /** The last path element of an image reference, without tag or digest ({@code virt-operator}). */
+    public static String repositoryName(String imageReference) {
         String path = imageReference.split("@")[0];
         String last = path.substring(path.lastIndexOf('/') + 1);
-        String repository = last.contains(":") ? last.substring(0, last.indexOf(':')) : last;
-        return ALL.stream().filter(c -> c.image().equals(repository)).findFirst();
+        return last.contains(":") ? last.substring(0, last.indexOf(':')) : last;
+    }
+
+    /** Whether its CRD has a status subresource (a status write leaves the generation alone). */
+    public boolean statusSubresource() {
+        return statusWrite != StatusWrite.UPDATE_OBJECT;
     }
 
     public String apiVersion() {
@@ -83,5 +107,15 @@ public record SimulatedComponent(String name, String group, String version, Stri
 
     public Resource<GenericKubernetesResource> managed(KubernetesClient client, String namespace) {
         return resources(client, namespace).withName(crName);
+    }
+
+    /**
+     * The CR as the operator's informer sees it: listed (all of its kind in its scope), never fetched. The real operators
+     * read through their caches, and upstream's RBAC grants ssp-operator and
+     * cluster-network-addons-operator list and watch on their CRs, not get.
+     */
+    public GenericKubernetesResource read(KubernetesClient client, String namespace) {
+        return resources(client, namespace).list().getItems().stream()
+                .filter(cr -> crName.equals(cr.getMetadata().getName())).findFirst().orElse(null);
     }
 }
