@@ -260,23 +260,19 @@ public class ComponentSimulator implements AutoCloseable {
                 // a real operator requeues on a conflict
                 loop.schedule(() -> reconcileQuietly(d, refresh), 50, TimeUnit.MILLISECONDS);
             } else {
-                reportFailure(d, e);
+                reportFailure(d.image(), e);
                 requeue(d, refresh, backoffMs);
             }
         } catch (RuntimeException e) {
             // the API server is away: a real operator requeues the failed reconcile; once the test
             // ends (the loop is shut down) nothing runs again
-            reportFailure(d, e);
+            reportFailure(d.image(), e);
             requeue(d, refresh, backoffMs);
         }
     }
 
     /** The last failure printed per component: a real controller logs its reconcile errors, but not one line per retry. */
     private final Map<String, String> lastFailure = new ConcurrentHashMap<>();
-
-    private void reportFailure(SimulatedComponent d, RuntimeException e) {
-        reportFailure(d.image(), e);
-    }
 
     private void reportFailure(String who, RuntimeException e) {
         String message = e.getClass().getSimpleName() + ": " + e.getMessage();

@@ -105,10 +105,6 @@ public record SimulatedComponent(String name, String group, String version, Stri
         return namespaced ? all.inNamespace(namespace) : all;
     }
 
-    public Resource<GenericKubernetesResource> managed(KubernetesClient client, String namespace) {
-        return resources(client, namespace).withName(crName);
-    }
-
     /**
      * The CR as the operator's informer sees it: listed (all of its kind in its scope), never fetched. The real operators
      * read through their caches, and upstream's RBAC grants ssp-operator and
