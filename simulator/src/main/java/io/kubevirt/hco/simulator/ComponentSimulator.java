@@ -352,16 +352,19 @@ public class ComponentSimulator implements AutoCloseable {
     private void writeStatus(SimulatedComponent d, GenericKubernetesResource cr, Object status, Runnable atWrite,
             boolean reflectsSpec) {
         String name = d.name();
-        Object before = cr.getAdditionalProperties().put("status", status);
+        cr.getAdditionalProperties().put("status", status);
         var all = d.resources(client, namespace);
         atWrite.run();
         switch (d.statusWrite()) {
             case UPDATE_STATUS -> all.resource(cr).updateStatus();
             // no status subresource (CDI): a whole-object update, carrying the resourceVersion read
             case UPDATE_OBJECT -> all.resource(cr).update();
-            case MERGE_PATCH_STATUS -> all.withName(cr.getMetadata().getName()).subresource("status").patch(
-                    io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-                    StatusJson.mergePatch(before, status));
+            // cluster-network-addons-operator may only patch: a JSON patch (RFC 6902) that sets the whole
+            // status, like its merge patch carrying no resourceVersion. Not a merge patch because the
+            // fabric8 mock server applies those as Jackson updates (lists appended, nulls kept), not RFC 7386
+            case PATCH_STATUS -> all.withName(cr.getMetadata().getName()).subresource("status").patch(
+                    io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
+                    StatusJson.replaceStatusPatch(status));
         }
         statusWrites++;
         if (!reflectsSpec) {

@@ -37,8 +37,8 @@ public record SimulatedComponent(String name, String group, String version, Stri
         UPDATE_STATUS,
         /** PUT of the whole object: no status subresource, so every write moves the generation. */
         UPDATE_OBJECT,
-        /** A merge patch of the status subresource (controller-runtime's {@code Status().Patch(MergeFrom)}). */
-        MERGE_PATCH_STATUS
+        /** A patch of the status subresource, no resourceVersion (controller-runtime's {@code Status().Patch}). */
+        PATCH_STATUS
     }
 
     public static final SimulatedComponent KUBEVIRT = new SimulatedComponent("KubeVirt", "kubevirt.io", "v1",
@@ -52,7 +52,7 @@ public record SimulatedComponent(String name, String group, String version, Stri
 
     public static final SimulatedComponent NETWORK_ADDONS = new SimulatedComponent("NetworkAddonsConfig",
             "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs",
-            "cluster", false, StatusWrite.MERGE_PATCH_STATUS, "observedVersion", "targetVersion", null, false, "lastHeartbeatTime",
+            "cluster", false, StatusWrite.PATCH_STATUS, "observedVersion", "targetVersion", null, false, "lastHeartbeatTime",
             "cluster-network-addons-operator", "OPERATOR_VERSION");
 
     public static final SimulatedComponent SSP = new SimulatedComponent("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",

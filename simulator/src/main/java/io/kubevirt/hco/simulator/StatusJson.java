@@ -46,31 +46,13 @@ final class StatusJson {
         }
     }
 
-    private static final ObjectMapper WITH_NULLS = new ObjectMapper();
-
-    /**
-     * A JSON merge patch (RFC 7386) that turns status {@code before} into {@code after}: what
-     * controller-runtime's {@code MergeFrom} sends. Keys gone since are sent as null, lists whole.
-     */
-    static String mergePatch(Object before, Object after) {
+    /** A JSON patch (RFC 6902) that sets {@code status} whole: {@code add} replaces a member that exists. */
+    static String replaceStatusPatch(Object status) {
         try {
-            return WITH_NULLS.writeValueAsString(java.util.Map.of("status", diff(normalize(before), normalize(after))));
+            return MAPPER.writeValueAsString(java.util.List.of(
+                    java.util.Map.of("op", "add", "path", "/status", "value", normalize(status))));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot write a status patch", e);
         }
-    }
-
-    private static Object diff(Object before, Object after) {
-        if (!(before instanceof java.util.Map<?, ?> old) || !(after instanceof java.util.Map<?, ?> now)) {
-            return after;
-        }
-        java.util.Map<Object, Object> patch = new java.util.LinkedHashMap<>();
-        old.keySet().stream().filter(k -> !now.containsKey(k)).forEach(k -> patch.put(k, null));
-        now.forEach((k, v) -> {
-            if (!java.util.Objects.equals(old.get(k), v)) {
-                patch.put(k, diff(old.get(k), v));
-            }
-        });
-        return patch;
     }
 }
