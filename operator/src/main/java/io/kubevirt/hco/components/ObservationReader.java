@@ -25,7 +25,7 @@ public final class ObservationReader {
      */
     public static final String STATUS_AT_SPEC_WRITE = "hco.kubevirt.io/status-at-spec-write";
     /** The fingerprint of a CR that carries no status (yet). */
-    static final String NO_STATUS = "none";
+    public static final String NO_STATUS = "none";
 
     private ObservationReader() {
     }

@@ -65,7 +65,7 @@ public final class ComponentHealth {
         }
         if (!seen.spec().inSync()) {
             return new Blocker(name, GateReason.ComponentStale,
-                    "its spec differs from what the HyperConverged implies (changed outside it?); it is being re-applied");
+                    "its spec does not hold what the HyperConverged implies yet (not written yet, or changed outside it); it is being applied");
         }
         return switch (expected.evidence()) {
             case OBSERVED_GENERATION -> generationNotObserved(name, write, seen);

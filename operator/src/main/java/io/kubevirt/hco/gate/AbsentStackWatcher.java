@@ -48,6 +48,9 @@ public class AbsentStackWatcher {
     @Inject
     OperatorConditionWriter writer;
 
+    @Inject
+    InformerStopGuard informerStopGuard;
+
     static final Duration RACED_RECHECK = Duration.ofMillis(200);
 
     private ScheduledExecutorService timer;
@@ -91,6 +94,9 @@ public class AbsentStackWatcher {
                         }
                     }
                 });
+        // not one of JOSDK's: its stop is not reported to the guard unless asked for
+        var informer = operatorConditionInformer;
+        informer.stopped().whenComplete((ignored, error) -> informerStopGuard.onStop(informer, error));
     }
 
     void stop() {

@@ -15,6 +15,8 @@ import io.kubevirt.hco.core.Assessment;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateEvaluator;
 import io.kubevirt.hco.core.GateInput;
+import io.kubevirt.hco.core.HyperConvergedObservation;
+import io.kubevirt.hco.core.MonotonicClock;
 import io.kubevirt.hco.observability.LogContext;
 import io.kubevirt.hco.core.GateReason;
 import io.kubevirt.hco.core.Stabilizer;
@@ -45,7 +47,8 @@ public class GateService {
     @Inject
     GateEvents events;
 
-    Clock clock = Clock.systemUTC();
+    /** Monotonic: a step of the wall clock (NTP) neither shortens nor stretches the stabilization window. */
+    Clock clock = MonotonicClock.startingNow();
 
     private volatile boolean fullReconcileDone;
     private volatile boolean leader;
@@ -66,6 +69,8 @@ public class GateService {
     private final java.util.Set<String> convergedDuringUpgrade = new java.util.HashSet<>();
     private Instant lastPublishedAt;
     private long publications;
+    /** Why an informer's cache stopped following the cluster; once set, every decision is closed. */
+    private volatile String frozenCache;
 
     public String operatorVersion() {
         return settings.operatorVersion().filter(v -> !v.isBlank()).orElse(null);
@@ -153,6 +158,7 @@ public class GateService {
      * too, otherwise the fresh snapshot's decision is. A failed fresh read closes the gate.
      */
     public synchronized GateDecision evaluate(GateInput input, HasMetadata eventTarget, Supplier<GateInput> freshRead) {
+        input = closedIfFrozen(input);
         GateDecision decision = decide(input);
         if (decision.upgradeable() && freshRead != null && !openInOperatorCondition()) {
             GateInput fresh;
@@ -162,11 +168,42 @@ public class GateService {
                 fresh = input.withEvaluationError("confirming the decision on fresh reads failed: " + e.getMessage());
             }
             metrics.openingConfirmed();
-            input = fresh;
+            input = closedIfFrozen(fresh);
             decision = decide(fresh);
         }
         publish(input, decision, eventTarget);
         return decision;
+    }
+
+    /**
+     * An informer stopped: the caches that decisions are read from no longer follow the cluster.
+     * Closes the gate now (a decision already published may be True), and keeps every later
+     * decision of this process closed.
+     */
+    public synchronized void cacheFrozen(String why) {
+        frozenCache = why;
+        if (currentInput != null) {
+            GateInput input = closedIfFrozen(currentInput.at(now()));
+            publish(input, decide(input), null);
+        }
+    }
+
+    /**
+     * A HyperConverged appeared while the published decision may say "nothing installed" (open):
+     * closes at once, from the last snapshot with the new HyperConverged in it (not applied yet),
+     * before anything installs the stack.
+     */
+    public synchronized void stackAppeared(HyperConvergedObservation hco) {
+        if (current != null && current.upgradeable() && currentInput != null
+                && !currentInput.hyperConverged().present()) {
+            GateInput input = closedIfFrozen(currentInput.at(now()).withHyperConverged(hco));
+            publish(input, decide(input), null);
+        }
+    }
+
+    private GateInput closedIfFrozen(GateInput input) {
+        String why = frozenCache;
+        return why == null || input.evaluationError() != null ? input : input.withEvaluationError(why);
     }
 
     /** The OperatorCondition (as far as this process knows) already says True. */

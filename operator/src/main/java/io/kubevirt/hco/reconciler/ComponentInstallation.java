@@ -36,7 +36,8 @@ public class ComponentInstallation {
 
     /**
      * @param crd the component's CRD as the cache holds it (null when there is none)
-     * @throws IllegalArgumentException when a setting is not one of enabled, disabled, auto
+     * @throws InvalidSetting when a setting is not one of enabled, disabled, auto
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException when the platform lookup fails (not remembered: asked again next time)
      */
     public Map<ComponentDescriptor, Resolution> resolve(HyperConverged hco,
             Function<ComponentDescriptor, CustomResourceDefinition> crd) {
@@ -60,8 +61,20 @@ public class ComponentInstallation {
     }
 
     static Setting setting(ComponentDescriptor d) {
-        return Setting.parse(d.name(), ConfigProvider.getConfig().getOptionalValue(d.settingEnv(), String.class)
-                .orElse(null));
+        try {
+            return Setting.parse(d.name(), ConfigProvider.getConfig().getOptionalValue(d.settingEnv(), String.class)
+                    .orElse(null));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSetting(d.settingEnv() + " is invalid (" + e.getMessage()
+                    + "): fix the operator's environment; nothing is written to the components until then");
+        }
+    }
+
+    /** The operator was started with a component setting it cannot read: retrying cannot help, a restart with a fixed value does. */
+    public static final class InvalidSetting extends RuntimeException {
+        InvalidSetting(String message) {
+            super(message);
+        }
     }
 
     /**

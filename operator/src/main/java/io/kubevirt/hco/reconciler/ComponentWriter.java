@@ -68,6 +68,24 @@ public class ComponentWriter {
     private record Baseline(String desiredHash, Object spec) {
     }
 
+    /**
+     * How long after a component's last status write a spec write waits. A component whose only
+     * evidence is a status written after our spec write (CDI, cluster-network-addons) may compute,
+     * for our new spec, the very status it wrote just before it (same conditions, heartbeat in the
+     * same second), and then writes nothing: the gate would wait for a change that never comes. A
+     * second later its heartbeat, in whole seconds, cannot be the same, whatever its clock's offset.
+     */
+    static final java.time.Duration STATUS_QUIET = java.time.Duration.ofSeconds(1);
+
+    /** Per component: the status last seen, and when (monotonic nanos) this process first saw it. */
+    private final Map<String, SeenStatus> statusSeen = new ConcurrentHashMap<>();
+    /** Per component: a spec write held back, and for how long still. */
+    private final Map<String, java.time.Duration> held = new ConcurrentHashMap<>();
+    private volatile java.util.function.LongSupplier ticks = System::nanoTime;
+
+    private record SeenStatus(String fingerprint, long seenAt) {
+    }
+
     /** @return the write's record, or null when the CR already matched and nothing was written */
     public WriteRecord apply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner) {
@@ -79,20 +97,34 @@ public class ComponentWriter {
             LOG.infof("created %s %s", d.kind(), d.crName());
             return record(d, hash, desired, created);
         }
+        boolean sameIntent = hash.equals(annotation(current, SPEC_HASH));
         boolean specInSync = inSync(d, current, desired);
-        if (!specInSync && settings.components().serverSideApply()) {
+        if (specInSync && !sameIntent) {
+            // our intent changed, yet every field of it is there already: what changed may be a
+            // removal (a field we set before and set no more), which the write takes out of the spec
+            specInSync = !writeChangesSpec(d, current, desired, namespace, owner, hash);
+        } else if (!specInSync && settings.components().serverSideApply()) {
             specInSync = serverKeepsIt(d, current, desired, namespace, owner, hash);
         }
+        java.time.Duration hold = specInSync ? java.time.Duration.ZERO : holdBeforeSpecWrite(d, current);
+        if (!hold.isZero()) {
+            held.put(d.name(), hold);
+            LOG.debugf("%s %s: spec write held for %s ms after its last status write", d.kind(), d.crName(),
+                    hold.toMillis());
+            return null;
+        }
         String recordedStatus = annotation(current, ObservationReader.STATUS_AT_SPEC_WRITE);
-        boolean metadataInSync = recordedStatus != null && hash.equals(annotation(current, SPEC_HASH))
+        boolean metadataInSync = recordedStatus != null && sameIntent
                 && owner.equals(labels(current).get(OWNER)) && labels(current).containsKey(MANAGED_BY)
                 && carries(current, d.annotations(desired));
         if (specInSync && metadataInSync) {
             return null;
         }
-        boolean outOfBand = !specInSync && hash.equals(annotation(current, SPEC_HASH));
+        boolean outOfBand = !specInSync && sameIntent;
         // a spec write records the status as it stands now; the write is tested against the
-        // resourceVersion read, so "now" is exactly this status (a 409 retries on fresh data)
+        // resourceVersion read, so "now" is exactly this status (a 409 retries on fresh data). A
+        // write that leaves the spec as it is (labels, annotations) keeps the record: the component
+        // has nothing new to observe, and would not write its status again for it
         String statusAtWrite = specInSync && recordedStatus != null ? recordedStatus
                 : ObservationReader.statusFingerprint(current);
         GenericKubernetesResource written = write(d, namespace,
@@ -110,6 +142,32 @@ public class ComponentWriter {
         return record(d, hash, desired, written);
     }
 
+    /** See {@link #STATUS_QUIET}; zero when the write may go now. */
+    private java.time.Duration holdBeforeSpecWrite(ComponentDescriptor d, GenericKubernetesResource current) {
+        String status = ObservationReader.statusFingerprint(current);
+        if (d.evidence() != io.kubevirt.hco.core.ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC
+                || ObservationReader.NO_STATUS.equals(status)) {
+            return java.time.Duration.ZERO;
+        }
+        long now = ticks.getAsLong();
+        SeenStatus seen = statusSeen.compute(d.name(),
+                (name, before) -> before != null && before.fingerprint().equals(status) ? before : new SeenStatus(status, now));
+        long waited = now - seen.seenAt();
+        return waited >= STATUS_QUIET.toNanos() ? java.time.Duration.ZERO : java.time.Duration.ofNanos(STATUS_QUIET.toNanos() - waited);
+    }
+
+    /** The monotonic tick the hold is measured on (a method: tests reach the bean through its proxy). */
+    void useTicks(java.util.function.LongSupplier nanoTicks) {
+        this.ticks = nanoTicks;
+    }
+
+    /** The longest spec write held back since the last call (null when none): the reconcile comes back after it. */
+    public java.time.Duration takeHeldWrites() {
+        java.time.Duration longest = held.values().stream().max(java.time.Duration::compareTo).orElse(null);
+        held.clear();
+        return longest;
+    }
+
     /** What the API server answered to this process's last write of that component; null before the first. */
     public WriteRecord lastWrite(String component) {
         GenericKubernetesResource written = lastWritten.get(component);
@@ -120,9 +178,14 @@ public class ComponentWriter {
         return new WriteRecord(written.getMetadata().getResourceVersion(), generation == null ? 0 : generation);
     }
 
-    /** What the gate needs to know of a CR's spec; see {@link SpecState}. */
+    /**
+     * What the gate needs to know of a CR's spec; see {@link SpecState}. In sync means our current
+     * intent was written (the CR carries its fingerprint, set by the same write as the spec) and its
+     * fields are there: a removal from our intent is in sync only once our write took it out.
+     */
     public SpecState specState(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
-        return new SpecState(desired != null && inSync(d, cr, desired),
+        return new SpecState(desired != null && SpecJson.fingerprint(desired).equals(annotation(cr, SPEC_HASH))
+                && inSync(d, cr, desired),
                 annotation(cr, ObservationReader.STATUS_AT_SPEC_WRITE), ObservationReader.statusFingerprint(cr));
     }
 
@@ -154,6 +217,22 @@ public class ComponentWriter {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Whether writing this intent would change the CR's spec. With server-side apply, a dry run
+     * answers (fields we applied before and apply no more are removed); without it, the write
+     * replaces the spec with the intent.
+     */
+    private boolean writeChangesSpec(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
+            String namespace, String owner, String hash) {
+        Object spec = current.getAdditionalProperties().get("spec");
+        if (!settings.components().serverSideApply()) {
+            return !SpecJson.sameJson(desired, spec);
+        }
+        GenericKubernetesResource preview = patch(d, namespace, intent(d, namespace, owner, hash,
+                annotationOr(current, ObservationReader.STATUS_AT_SPEC_WRITE, "preview"), desired, null), true);
+        return !SpecJson.sameJson(preview.getAdditionalProperties().get("spec"), spec);
     }
 
     private GenericKubernetesResource write(ComponentDescriptor d, String namespace, GenericKubernetesResource intent,

@@ -65,7 +65,8 @@ import io.kubevirt.hco.gate.OperatorConditionWriter;
 // unit must be given, its default is hours; hco.gate.reassert-interval schedules the usual one
 @ControllerConfiguration(name = HyperConvergedReconciler.NAME, finalizerName = HyperConvergedReconciler.FINALIZER,
         generationAwareEventProcessing = false,
-        informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(onUpdateFilter = SpecOrIntentChanged.class),
+        informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(onAddFilter = StackAppearing.class,
+                onUpdateFilter = SpecOrIntentChanged.class),
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cleaner<HyperConverged> {
 
@@ -252,10 +253,14 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         Long applied = null;
         Map<ComponentDescriptor, Map<String, Object>> desired = new LinkedHashMap<>();
         Map<ComponentDescriptor, Resolution> installed = ComponentInstallation.allEnabled();
+        boolean resolved = false;
         String invalid = null;
+        String misconfigured = null;
+        Duration held = null;
         replaceLegacyFinalizer(hco, context);
         try {
             installed = installation.resolve(hco, d -> cachedCrd(context, d));
+            resolved = true;
             syncComponentSources(context, installed);
             SpecContext specContext = specContexts.of(hco, gate.operatorVersion(), workerNodes(context),
                     partOfStack(installed).stream().map(ComponentDescriptor::name).collect(java.util.stream.Collectors.toSet()));
@@ -276,16 +281,22 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
                         componentWriter.apply(d, cached(context, d), desired.get(d), namespace, owner());
                     }
                 }
-                applied = hco.getMetadata().getGeneration();
+                held = componentWriter.takeHeldWrites();
+                applied = held == null ? hco.getMetadata().getGeneration() : null;
             } else {
                 LOG.warnf("the HyperConverged cannot be applied: %s", invalid);
             }
             gate.fullReconcileDone();
+        } catch (ComponentInstallation.InvalidSetting e) {
+            // not retried: the environment does not change under a running process
+            misconfigured = e.getMessage();
+            LOG.errorf("the operator's configuration is invalid: %s", misconfigured);
         } catch (RuntimeException e) {
             failure = e;
             LOG.warnf("applying component specs failed: %s", e.getMessage());
         }
-        String error = failure != null ? "applying component specs failed: " + failure.getMessage()
+        String error = misconfigured != null ? "the operator's configuration is invalid: " + misconfigured
+                : failure != null ? "applying component specs failed: " + failure.getMessage()
                 : invalid != null ? "the HyperConverged cannot be applied: " + invalid : null;
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, applied), d -> cached(context, d),
                 invalid == null ? desired : Map.of(), error, installed);
@@ -307,13 +318,16 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         Long observedGeneration = applied != null ? applied
                 : hco.getStatus() == null ? null : hco.getStatus().observedGeneration;
         HyperConvergedStatus status = statusWriter.desired(hco, withTaint(StackConditions.summarize(input, decision), hco),
-                recorded, observedGeneration, blockers(decision), partOfStack(installed), namespace);
+                recorded, observedGeneration, blockers(decision), resolved ? partOfStack(installed) : null, namespace);
         statusWriter.write(context, hco, status);
         if (failure != null) {
             throw failure;
         }
         Duration next = recordNow ? AFTER_RECORD
                 : decision.recheckAfter() != null ? untilRecheck(decision, input) : null;
+        if (held != null) {
+            next = earliest(next, held);
+        }
         if (gate.operatorConditionWritePending()) {
             next = earliest(next, settings.gate().writeRetryInterval());
         }
@@ -449,9 +463,11 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         // a process started while the stack is Terminating watches the components' CRs first: what
         // it does not see, it could not delete
         Map<ComponentDescriptor, Resolution> installed = ComponentInstallation.allEnabled();
+        boolean resolved = false;
         String error = null;
         try {
             installed = installation.resolve(hco, d -> cachedCrd(context, d));
+            resolved = true;
             syncComponentSources(context, installed);
         } catch (RuntimeException e) {
             error = "reading which components are installed failed: " + e.getMessage();
@@ -482,7 +498,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         blockers.addAll(blockers(decision));
         statusWriter.write(context, hco, statusWriter.desired(hco, StackConditions.summarize(input, decision),
                 StackSnapshots.recordedVersion(hco), hco.getStatus() == null ? null : hco.getStatus().observedGeneration,
-                blockers, partOfStack(installed), settings.namespace()));
+                blockers, resolved ? partOfStack(installed) : null, settings.namespace()));
         if (!refused.isEmpty()) {
             LOG.warnf("HyperConverged is being deleted, but %s; retrying every %s", refused.get(0).message,
                     DELETION_REFUSED_RETRY);

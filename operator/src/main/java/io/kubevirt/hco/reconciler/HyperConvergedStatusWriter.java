@@ -32,7 +32,10 @@ public class HyperConvergedStatusWriter {
     /** Keeps kubectl output readable; the explain endpoint has the full list. */
     static final int MAX_BLOCKERS = 10;
 
-    /** Builds the status a HyperConverged should have; {@code recordedVersion} null keeps no record. */
+    /**
+     * Builds the status a HyperConverged should have; {@code recordedVersion} null keeps no record,
+     * {@code components} null keeps the related objects recorded before.
+     */
     public HyperConvergedStatus desired(HyperConverged hco, List<Condition> conditions, String recordedVersion,
             Long observedGeneration, List<GateBlocker> blockers, List<ComponentDescriptor> components, String namespace) {
         HyperConvergedStatus old = hco.getStatus() == null ? new HyperConvergedStatus() : hco.getStatus();
@@ -55,8 +58,15 @@ public class HyperConvergedStatusWriter {
         for (GateBlocker b : blockers.subList(0, Math.min(MAX_BLOCKERS, blockers.size()))) {
             next.blockers.add(new GateBlocker(b.component, b.reason, Messages.bounded(b.message)));
         }
-        for (ComponentDescriptor d : components) {
-            next.relatedObjects.add(new RelatedObject(d.apiVersion(), d.kind(), d.crName(), d.namespaced() ? namespace : null));
+        if (components == null) {
+            // which components are part of the stack is not known this pass: the record stays as it was
+            if (old.relatedObjects != null) {
+                next.relatedObjects.addAll(old.relatedObjects);
+            }
+        } else {
+            for (ComponentDescriptor d : components) {
+                next.relatedObjects.add(new RelatedObject(d.apiVersion(), d.kind(), d.crName(), d.namespaced() ? namespace : null));
+            }
         }
         // what upstream wrote and this operator does not: kept (an adopted install loses nothing)
         next.dataImportSchedule = old.dataImportSchedule;

@@ -102,6 +102,40 @@ class GateServiceOpeningTest {
         assertThat(written).containsExactly("False/Initializing", "True/AsExpected", "True/AsExpected");
     }
 
+    @Test
+    void aFrozenCacheClosesAnOpenGateAndKeepsEveryLaterDecisionClosed() {
+        assertThat(gate.evaluate(converged(3), null).upgradeable()).isTrue();
+
+        gate.cacheFrozen("the watch of cdis stopped with an error");
+        assertThat(written).last().isEqualTo("False/EvaluationError");
+        assertThat(gate.current().message()).contains("the watch of cdis stopped");
+
+        GateDecision later = gate.evaluate(converged(3), null, counted(() -> converged(3)));
+        assertThat(later.upgradeable()).isFalse();
+        assertThat(later.reason()).isEqualTo(GateReason.EvaluationError);
+    }
+
+    @Test
+    void aHyperConvergedAppearingTakesBackNothingInstalledAtOnce() {
+        GateInput nothing = new GateInput(NOW, V, true, true, HyperConvergedObservation.absent(), List.of(), null);
+        assertThat(gate.evaluate(nothing, null).reason()).isEqualTo(GateReason.NoStackInstalled);
+        assertThat(written).last().isEqualTo("True/NoStackInstalled");
+
+        gate.stackAppeared(new HyperConvergedObservation(true, false, 1, null, null));
+        assertThat(gate.current().upgradeable()).isFalse();
+        assertThat(written).last().asString().startsWith("False/");
+        int writes = written.size();
+
+        // once closed, a second sighting (the informer's resync) writes nothing more
+        gate.stackAppeared(new HyperConvergedObservation(true, false, 1, null, null));
+        assertThat(written).hasSize(writes);
+    }
+
+    @Test
+    void theGateMeasuresTimeOnAMonotonicClock() {
+        assertThat(new GateService().clock).isInstanceOf(io.kubevirt.hco.core.MonotonicClock.class);
+    }
+
     private Supplier<GateInput> counted(Supplier<GateInput> read) {
         return () -> {
             freshReads++;

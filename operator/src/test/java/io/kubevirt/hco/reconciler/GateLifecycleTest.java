@@ -85,8 +85,28 @@ class GateLifecycleTest {
     @Test
     @Order(3)
     void aSilentComponentKeepsTheGateClosedUntilItReports() {
-        cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
-        await().atMost(PATIENCE).until(() -> ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) != null));
+        try (WriteOrder order = new WriteOrder()) {
+            order.watch(client, NS, io.kubevirt.hco.gate.OperatorConditionWriter.DEFINITION)
+                    .watch(client, NS, new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                            .withGroup("hco.kubevirt.io").withVersion("v1beta1").withKind("HyperConverged")
+                            .withPlural("hyperconvergeds").withNamespaced(true).build());
+            ComponentCatalog.ALL.forEach(d -> order.watch(client, NS, io.kubevirt.hco.components.ComponentResources.definition(d)));
+            long created = Long.parseLong(
+                    cluster.createHyperConverged(HyperConverged.SINGLETON_NAME).getMetadata().getResourceVersion());
+            await().atMost(PATIENCE).until(() -> ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) != null));
+            await().atMost(PATIENCE).until(() -> ComponentCatalog.ALL.stream()
+                    .allMatch(d -> order.first(d.kind(), r -> r.action().equals("ADDED")).isPresent()));
+            // the "nothing installed" True is taken back before anything is written for the new stack:
+            // the SDK's finalizer patch and every component CR come after the closing write
+            long closed = order.first("OperatorCondition", r -> r.resourceVersion() > created
+                    && "False".equals(Cluster.upgradeableOf(r.object()).get("status"))).orElseThrow();
+            long finalizer = order.first("HyperConverged", r -> r.object().getMetadata().getFinalizers() != null
+                    && !r.object().getMetadata().getFinalizers().isEmpty()).orElseThrow();
+            assertThat(closed).isLessThan(finalizer);
+            for (ComponentDescriptor d : ComponentCatalog.ALL) {
+                assertThat(closed).as(d.name()).isLessThan(order.first(d.kind(), r -> true).orElseThrow());
+            }
+        }
         simulator.behave("KubeVirt", Behaviour.SILENT);
         simulator.watch();
         await().atMost(PATIENCE).until(() -> blockedBy("ComponentNotReporting", "KubeVirt"));
@@ -153,6 +173,8 @@ class GateLifecycleTest {
     @Test
     @Order(6)
     void anOutOfBandSpecEditIsRevertedAndClosesTheGateMeanwhile() {
+        // KubeVirt reports nothing more, so the gate cannot reopen before the test has looked
+        simulator.behave("KubeVirt", Behaviour.SILENT);
         var kubevirt = cluster.component(ComponentCatalog.KUBEVIRT);
         var original = kubevirt.getAdditionalProperties().get("spec");
         kubevirt.getAdditionalProperties().put("spec", Map.of("uninstallStrategy", "RemoveWorkloads"));
@@ -160,8 +182,48 @@ class GateLifecycleTest {
                 .update();
         await().atMost(PATIENCE).until(() -> io.kubevirt.hco.components.SpecJson.sameJson(original,
                 cluster.component(ComponentCatalog.KUBEVIRT).getAdditionalProperties().get("spec")));
+        // reverted, but not yet observed by KubeVirt: closed
+        await().atMost(PATIENCE).until(() -> blockedBy("ComponentStale", "KubeVirt"));
+        simulator.behave("KubeVirt", Behaviour.HEALTHY);
         simulator.watch();
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+    }
+
+    @Test
+    @Order(6)
+    void aFieldRemovedFromTheHyperConvergedIsObservedOnlyOnceTheComponentSawTheRemoval() {
+        editHyperConverged(hco -> hco.getSpec().scratchSpaceStorageClass = "fast");
+        simulator.watch();
+        await().atMost(PATIENCE).until(() -> "fast".equals(cdiConfig().get("scratchSpaceStorageClass"))
+                && "True".equals(cluster.upgradeable(OC).get("status")));
+
+        // CDI reports nothing more: the removal below is written, but not seen by it
+        simulator.behave("CDI", Behaviour.SILENT);
+        long generation = editHyperConverged(hco -> hco.getSpec().scratchSpaceStorageClass = null).getMetadata()
+                .getGeneration();
+        await().atMost(PATIENCE).until(() -> !cdiConfig().containsKey("scratchSpaceStorageClass"));
+        // the pass that wrote the removal published its decision before the HyperConverged status
+        await().atMost(PATIENCE).until(() -> Long.valueOf(generation)
+                .equals(cluster.hyperConverged(HyperConverged.SINGLETON_NAME).getStatus().observedGeneration));
+        assertThat(cluster.upgradeable(OC).get("status")).isEqualTo("False");
+        assertThat(blockedBy("ComponentStale", "CDI")).isTrue();
+
+        simulator.behave("CDI", Behaviour.HEALTHY);
+        await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
+    }
+
+    private HyperConverged editHyperConverged(java.util.function.Consumer<HyperConverged> change) {
+        return client.resources(HyperConverged.class).inNamespace(NS).withName(HyperConverged.SINGLETON_NAME).edit(hco -> {
+            change.accept(hco);
+            return hco;
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> cdiConfig() {
+        var spec = (Map<String, Object>) cluster.component(ComponentCatalog.CDI).getAdditionalProperties().get("spec");
+        Object config = spec == null ? null : spec.get("config");
+        return config == null ? Map.of() : (Map<String, Object>) config;
     }
 
     @Test
