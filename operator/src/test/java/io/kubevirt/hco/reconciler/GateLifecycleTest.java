@@ -212,11 +212,21 @@ class GateLifecycleTest {
         await().atMost(PATIENCE).until(() -> "True".equals(cluster.upgradeable(OC).get("status")));
     }
 
+    /** An edit as kubectl makes one: on a conflict with the operator's status write, read again and retry. */
     private HyperConverged editHyperConverged(java.util.function.Consumer<HyperConverged> change) {
-        return client.resources(HyperConverged.class).inNamespace(NS).withName(HyperConverged.SINGLETON_NAME).edit(hco -> {
-            change.accept(hco);
-            return hco;
-        });
+        for (int attempt = 1;; attempt++) {
+            try {
+                return client.resources(HyperConverged.class).inNamespace(NS).withName(HyperConverged.SINGLETON_NAME)
+                        .edit(hco -> {
+                            change.accept(hco);
+                            return hco;
+                        });
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     @SuppressWarnings("unchecked")
