@@ -100,7 +100,9 @@ class GateLifecycleTest {
             // the SDK's finalizer patch and every component CR come after the closing write
             long closed = order.first("OperatorCondition", r -> r.resourceVersion() > created
                     && "False".equals(Cluster.upgradeableOf(r.object()).get("status"))).orElseThrow();
-            long finalizer = order.first("HyperConverged", r -> r.object().getMetadata().getFinalizers() != null
+            long finalizer = order.first("HyperConverged", r -> r.resourceVersion() > created
+                    && HyperConverged.SINGLETON_NAME.equals(r.object().getMetadata().getName())
+                    && r.object().getMetadata().getFinalizers() != null
                     && !r.object().getMetadata().getFinalizers().isEmpty()).orElseThrow();
             assertThat(closed).isLessThan(finalizer);
             for (ComponentDescriptor d : ComponentCatalog.ALL) {

@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 
 /**
  * One simulated component operator as its own process, configured the way the real image is: the
@@ -64,7 +63,7 @@ public final class ComponentOperatorMain {
         // like the real operators, one replica works at a time: during a rolling update the old and
         // the new pod never both write the CR's status
         var elector = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
-                .withName(component.image()).withLock(new LeaseLock(namespace, component.image() + "-lock", identity))
+                .withName(component.image()).withLock(new UpdatingLeaseLock(namespace, component.image() + "-lock", identity))
                 .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10))
                 .withRetryPeriod(Duration.ofSeconds(2)).withReleaseOnCancel(true)
                 .withLeaderCallbacks(new LeaderCallbacks(() -> running[0] = leadOrExit(client, namespace, component, version, upgrade, behaviour),

@@ -362,7 +362,8 @@ public class ComponentSimulator implements AutoCloseable {
             // cluster-network-addons-operator may only patch: a JSON patch (RFC 6902) that sets the whole
             // status, like its merge patch carrying no resourceVersion. Not a merge patch because the
             // fabric8 mock server applies those as Jackson updates (lists appended, nulls kept), not RFC 7386
-            case PATCH_STATUS -> all.withName(cr.getMetadata().getName()).subresource("status").patch(
+            // on the CR read (fabric8 GETs the object before a patch by name: a verb CNAO lacks)
+            case PATCH_STATUS -> all.resource(cr).subresource("status").patch(
                     io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
                     StatusJson.replaceStatusPatch(status));
         }
