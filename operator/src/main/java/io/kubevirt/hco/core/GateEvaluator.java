@@ -6,8 +6,8 @@ import java.util.stream.Collectors;
 
 /**
  * The gate decision, a pure function of one {@link GateInput}. It opens only when every rule of
- * DESIGN §3 holds on the snapshot; anything missing, unknown or failing closes it. It never throws:
- * an unexpected failure becomes {@link GateReason#EvaluationError}.
+ * the gate's contract (docs/architecture.md) holds on the snapshot; anything missing, unknown or
+ * failing closes it. It never throws: an unexpected failure becomes {@link GateReason#EvaluationError}.
  */
 public final class GateEvaluator {
 

@@ -279,8 +279,8 @@ public class GateService {
         }
         try {
             if (decision.upgradeable() && !held) {
-                // the first write of a process is always a closing one (DESIGN §3); the decision
-                // itself follows on the next pass
+                // the first write of a process is always a closing one (the gate's contract in
+                // docs/architecture.md: held before anything else); the decision follows next pass
                 writer.write(false, GateReason.Initializing.name(), "the gate is being taken by version " + operatorVersion());
                 held = true;
                 writePending = true;
