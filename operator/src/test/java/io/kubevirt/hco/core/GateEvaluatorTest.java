@@ -226,7 +226,7 @@ class GateEvaluatorTest {
                 new SpecState(false, "abc", "def"), null);
         Assessment a = assess(Stacks.withComponent(Stacks.converged(), 0, edited));
         assertThat(a.reason()).isEqualTo(GateReason.ComponentStale);
-        assertThat(a.message()).startsWith("KubeVirt: its spec differs from what the HyperConverged implies");
+        assertThat(a.message()).startsWith("KubeVirt: its spec does not hold what the HyperConverged implies yet");
         var unknown = new ComponentObservation(true, "100", 3L, 3L, V1, V1, o.conditions(), false, null, null);
         assertThat(assess(Stacks.withComponent(Stacks.converged(), 0, unknown)).message())
                 .isEqualTo("KubeVirt: its spec has not been compared with the desired one yet");
