@@ -203,7 +203,12 @@ public class GateService {
 
     private GateInput closedIfFrozen(GateInput input) {
         String why = frozenCache;
-        return why == null || input.evaluationError() != null ? input : input.withEvaluationError(why);
+        if (why == null) {
+            return input;
+        }
+        // the frozen cache goes first: it is what a restart cures, whatever else failed with it
+        return input.withEvaluationError(input.evaluationError() == null || input.evaluationError().startsWith(why) ? why
+                : why + "; also: " + input.evaluationError());
     }
 
     /** The OperatorCondition (as far as this process knows) already says True. */
