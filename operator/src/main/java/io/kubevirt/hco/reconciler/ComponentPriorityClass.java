@@ -12,14 +12,16 @@ import org.jboss.logging.Logger;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kubevirt.hco.gate.GateService;
 import io.kubevirt.hco.support.DaemonTimer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
 /**
  * The PriorityClass that virt-operator's and cdi-operator's pods (and their operands) name, which
- * neither creates and OLM cannot ship: created at start-up, as upstream HCO does, so that a CSV's
- * component Deployments can become available before any HyperConverged exists. Only created,
+ * neither creates and OLM cannot ship: created by the leader as soon as it leads (upstream HCO
+ * creates it at start-up), so that a CSV's component Deployments can become available before any
+ * HyperConverged exists. Only created,
  * never changed or deleted: pods running with it outlive this operator. Retried until it exists.
  */
 @ApplicationScoped
@@ -34,9 +36,13 @@ public class ComponentPriorityClass {
 
     private ScheduledExecutorService retries;
 
+    @Inject
+    GateService gate;
+
+    /** By the leader only: a standby writes nothing but its start-up hold. */
     void onStart(@Observes StartupEvent event) {
         retries = DaemonTimer.named("hco-priority-class");
-        retries.execute(this::ensureOrRetry);
+        gate.onLeadership(() -> retries.execute(this::ensureOrRetry));
     }
 
     void onStop(@Observes ShutdownEvent event) {
