@@ -209,10 +209,8 @@ public class ComponentWriter {
     /** A dry-run apply: would the API server change the spec? When not, remember its form of our intent. */
     private boolean serverKeepsIt(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner, String hash) {
-        GenericKubernetesResource preview = patch(d, namespace, intent(d, namespace, owner, hash,
-                annotationOr(current, ObservationReader.STATUS_AT_SPEC_WRITE, "preview"), desired, null), true);
         Object currentSpec = current.getAdditionalProperties().get("spec");
-        if (SpecJson.sameJson(preview.getAdditionalProperties().get("spec"), currentSpec)) {
+        if (SpecJson.sameJson(specAfterApply(d, current, desired, namespace, owner, hash), currentSpec)) {
             baselines.put(d.name(), new Baseline(hash, SpecJson.normalizeValue(currentSpec)));
             return true;
         }
@@ -230,9 +228,15 @@ public class ComponentWriter {
         if (!settings.components().serverSideApply()) {
             return !SpecJson.sameJson(desired, spec);
         }
+        return !SpecJson.sameJson(specAfterApply(d, current, desired, namespace, owner, hash), spec);
+    }
+
+    /** The spec the API server would make of applying this intent: a dry run, nothing written. */
+    private Object specAfterApply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
+            String namespace, String owner, String hash) {
         GenericKubernetesResource preview = patch(d, namespace, intent(d, namespace, owner, hash,
                 annotationOr(current, ObservationReader.STATUS_AT_SPEC_WRITE, "preview"), desired, null), true);
-        return !SpecJson.sameJson(preview.getAdditionalProperties().get("spec"), spec);
+        return preview.getAdditionalProperties().get("spec");
     }
 
     private GenericKubernetesResource write(ComponentDescriptor d, String namespace, GenericKubernetesResource intent,
