@@ -18,6 +18,9 @@ PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
 # the Go module proxy serves (kubevirt v1.6.2's main module and CNAO v0.100.2 are refused), and KWOK,
 # which plays the nodes and the operand pods they deploy
 KUBEVIRT_VERSION="${KUBEVIRT_VERSION:-v1.6.0}"
+# the release before it, for an upgrade of the real virt-operator under a held gate (v1.5.0 builds the
+# same way; its go.mod also replaces github.com/golang/glog with a staging copy)
+KUBEVIRT_PREVIOUS_VERSION="${KUBEVIRT_PREVIOUS_VERSION:-v1.5.0}"
 CNAO_VERSION="${CNAO_VERSION:-v0.100.0}"
 KWOK_VERSION="${KWOK_VERSION:-v0.8.0}"
 # cert-manager's Certificate and Issuer CRDs: on Kubernetes, cluster-network-addons-operator renders
@@ -45,6 +48,7 @@ module_files prometheus-operator-crds github.com/prometheus-operator/prometheus-
   example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 bundle_validator
 build_one virt-operator kubevirt.io/kubevirt "$KUBEVIRT_VERSION" kubevirt.io/kubevirt/cmd/virt-operator
+build_one virt-operator kubevirt.io/kubevirt "$KUBEVIRT_PREVIOUS_VERSION" kubevirt.io/kubevirt/cmd/virt-operator
 build_one cnao-manager github.com/kubevirt/cluster-network-addons-operator "$CNAO_VERSION" \
   github.com/kubevirt/cluster-network-addons-operator/cmd/manager
 # the manager renders its operands from templates under ./data (its working directory)
@@ -75,6 +79,8 @@ prometheus-operator-crds=$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VE
 bundle-validate=$BUNDLE_VALIDATE
 virt-operator=$CACHE/virt-operator-$KUBEVIRT_VERSION/virt-operator
 virt-operator.version=$KUBEVIRT_VERSION
+virt-operator.previous=$CACHE/virt-operator-$KUBEVIRT_PREVIOUS_VERSION/virt-operator
+virt-operator.previous.version=$KUBEVIRT_PREVIOUS_VERSION
 cnao-manager=$CACHE/cnao-manager-$CNAO_VERSION/cnao-manager
 cnao-manager.version=$CNAO_VERSION
 cnao-data=$CACHE/cnao-data-$CNAO_VERSION/data

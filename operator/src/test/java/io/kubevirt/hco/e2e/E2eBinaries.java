@@ -20,8 +20,22 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
      * The real component operators built from their Go modules, their versions (what they report
      * when told so by their version variable), and KWOK, which plays nodes and operand pods.
      */
-    public record RealComponents(Path virtOperator, String virtOperatorVersion, Path cnaoManager, String cnaoVersion,
-            Path cnaoData, Path kwok, Path kwokStages, Path certManagerCrds) {
+    public record RealComponents(Path virtOperator, String virtOperatorVersion, Path virtOperatorPrevious,
+            String virtOperatorPreviousVersion, Path cnaoManager, String cnaoVersion, Path cnaoData, Path kwok,
+            Path kwokStages, Path certManagerCrds) {
+
+        /** The virt-operator built at {@code version}: a pod runs the binary of the version it is told to be. */
+        Path virtOperator(String version) {
+            if (virtOperatorVersion.equals(version)) {
+                return virtOperator;
+            }
+            if (virtOperatorPreviousVersion.equals(version)) {
+                return virtOperatorPrevious;
+            }
+            throw new IllegalStateException("a virt-operator pod asks for KubeVirt " + version + ", but e2e/bin/build.sh built "
+                    + virtOperatorVersion + " and " + virtOperatorPreviousVersion
+                    + " only: set the chart's components.kubevirt.version to one of them");
+        }
     }
 
     static final Path CACHE = Path.of(System.getenv().getOrDefault("HCO_E2E_CACHE",
@@ -44,7 +58,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
             build();
             Properties p = load(props);
             for (String binary : new String[] { "etcd", "kube-apiserver", "promtool", "helm", "bundle-validate",
-                    "kube-controller-manager", "olm", "kubectl", "virt-operator", "cnao-manager", "kwok" }) {
+                    "kube-controller-manager", "olm", "kubectl", "virt-operator", "virt-operator.previous", "cnao-manager", "kwok" }) {
                 if (p == null || missing(p, binary)) {
                     throw new IllegalStateException(binary + " missing after e2e/bin/build.sh; see " + props);
                 }
@@ -55,6 +69,7 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
                     Path.of(p.getProperty("kube-controller-manager")), Path.of(p.getProperty("olm")),
                     Path.of(p.getProperty("kubectl")), p.getProperty("etcd.version"), p.getProperty("kube-apiserver.version"), p.getProperty("olm.version"),
                     new RealComponents(Path.of(p.getProperty("virt-operator")), p.getProperty("virt-operator.version"),
+                            Path.of(p.getProperty("virt-operator.previous")), p.getProperty("virt-operator.previous.version"),
                             Path.of(p.getProperty("cnao-manager")), p.getProperty("cnao-manager.version"),
                             Path.of(p.getProperty("cnao-data")), Path.of(p.getProperty("kwok")),
                             Path.of(p.getProperty("kwok-stages")), Path.of(p.getProperty("cert-manager-crds"))));

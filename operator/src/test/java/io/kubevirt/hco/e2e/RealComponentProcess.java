@@ -66,7 +66,7 @@ final class RealComponentProcess implements PodProcess {
         Path workDir = Files.createDirectories(dir.resolve(pod + "-workdir"));
         switch (kind) {
             case VIRT_OPERATOR -> {
-                command.add(real.virtOperator().toString());
+                command.add(real.virtOperator(kubeVirtVersion(podEnv)).toString());
                 // the image's command is "virt-operator" (also for the install strategy Job's
                 // "virt-operator --dump-install-strategy"): the binary is ours, its arguments the pod's
                 if (container.getCommand() != null && container.getCommand().size() > 1) {
@@ -96,6 +96,26 @@ final class RealComponentProcess implements PodProcess {
         Path logFile = dir.resolve(pod + ".log");
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         return new RealComponentProcess(pb.start(), container, logFile);
+    }
+
+    /**
+     * The KubeVirt version a virt-operator pod is told to be: its KUBEVIRT_VERSION, or, in the
+     * install-strategy Job's pod (which has none), the version in the deployment config its operator
+     * passed it (TARGET_DEPLOYMENT_CONFIG). An upgrade's new operator runs its own strategy Job.
+     */
+    static String kubeVirtVersion(Map<String, String> podEnv) throws IOException {
+        String version = podEnv.get("KUBEVIRT_VERSION");
+        if (version != null && !version.isEmpty()) {
+            return version;
+        }
+        String config = podEnv.get("TARGET_DEPLOYMENT_CONFIG");
+        String fromConfig = config == null ? ""
+                : new com.fasterxml.jackson.databind.ObjectMapper().readTree(config).path("kubeVirtVersion").asText();
+        if (!fromConfig.isEmpty()) {
+            return fromConfig;
+        }
+        throw new IllegalStateException("a virt-operator pod with neither KUBEVIRT_VERSION nor a kubeVirtVersion in"
+                + " TARGET_DEPLOYMENT_CONFIG: which binary to run is unknown; its env: " + podEnv.keySet());
     }
 
     /** Where a pod's ServiceAccount volume is mounted; virt-operator reads its namespace only from there. */

@@ -35,7 +35,9 @@ import io.kubevirt.hco.simulator.Cluster;
  * server, with the real virt-operator and cluster-network-addons-operator (built from their Go
  * modules, e2e/bin/build.sh) driven by our operator, KWOK playing the node and the operand pods they
  * deploy (virt-api, virt-controller, virt-handler, multus, linux-bridge, ...), and the pod runner
- * running the operators' pods here (virt-operator's install-strategy Job included). CDI's operator
+ * running the operators' pods here (virt-operator's install-strategy Job included). Release 1.0.0
+ * ships virt-operator at the previous KubeVirt version, 2.0.0 at the current one: the upgrade between
+ * them runs the real upgrade of KubeVirt under our gate. CDI's operator
  * is simulated (its Go module is not served here; docs/testing.md); SSP is not part of a plain
  * Kubernetes stack. Every revision of the HyperConverged that says Upgradeable=True is audited
  * against the component CRs at that same revision (RevisionAudit): none may be false.
@@ -52,35 +54,48 @@ class RealComponentsIT {
     KubernetesClient admin;
     Cluster hco;
     RevisionAudit audit;
-    Map<String, String> expected;
+    E2eBinaries.RealComponents real;
+    /** What each component must report when a revision records release 1.0.0 or 2.0.0 as installed. */
+    Map<String, Map<String, String>> expected;
+    /** The release installed now. */
+    String release = "1.0.0";
 
     @BeforeAll
     void install() throws Exception {
-        E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
+        real = E2eBinaries.get().realComponents();
         cluster = KwokCluster.start(NS);
         admin = cluster.admin;
         hco = new Cluster(admin, NS);
-        expected = Map.of("KubeVirt", real.virtOperatorVersion(), "NetworkAddonsConfig", real.cnaoVersion(),
-                "CDI", releaseVersion("cdi"));
-        List<String> args = new ArrayList<>(List.of("install", "hco", HelmChartIT.CHART.toString(), "--namespace", NS,
+        // release 1.0.0 ships virt-operator at the previous KubeVirt version, 2.0.0 at the current one;
+        // the network add-ons and CDI stay where they are
+        String cdi = releaseVersion("cdi");
+        expected = Map.of(
+                "1.0.0", Map.of("KubeVirt", real.virtOperatorPreviousVersion(), "NetworkAddonsConfig", real.cnaoVersion(), "CDI", cdi),
+                "2.0.0", Map.of("KubeVirt", real.virtOperatorVersion(), "NetworkAddonsConfig", real.cnaoVersion(), "CDI", cdi));
+        Instant start = Instant.now();
+        Result r = ClusterWithKubelet.helm(helm("install", "1.0.0", real.virtOperatorPreviousVersion()));
+        assertThat(r.exit()).as(r.output() + logs()).isZero();
+        System.out.printf("[real] helm install --wait: %.1f s%n", seconds(start));
+        // from before the HyperConverged exists: every revision of it and of each component CR
+        audit = new RevisionAudit(admin, NS, STACK);
+    }
+
+    /** The chart installed or upgraded to {@code release}, with virt-operator at {@code kubevirt}. */
+    private List<String> helm(String verb, String release, String kubevirt) {
+        return new ArrayList<>(List.of(verb, "hco", HelmChartIT.CHART.toString(), "--namespace", NS,
                 "--kubeconfig", cluster.kubeconfig.toString(), "--wait", "--timeout", "6m",
-                "--set", "image.tag=1.0.0", "--set", "versions.operator=1.0.0",
+                "--set", "image.tag=" + release, "--set", "versions.operator=" + release,
                 "--set", "gate.stabilizationWindow=5s",
                 // our operator's replicas share this host and cannot serve the conversion webhook on
                 // the pod's port (docs/testing.md): v1beta1 only, as the OLM bundle serves it
                 "--set", "conversionWebhook.enabled=false",
                 // the real operators report the version they are told (their version variable): the
-                // versions of the modules built here, not the release's
-                "--set", "components.kubevirt.version=" + real.virtOperatorVersion(),
+                // versions of the modules built here, not the release's; the image tag says it too
+                "--set", "components.kubevirt.version=" + kubevirt,
+                "--set", "components.kubevirt.image=quay.io/kubevirt/virt-operator:" + kubevirt,
                 "--set", "components.networkAddons.version=" + real.cnaoVersion(),
                 // one replica: two virt-operator processes on one host would share its ports
                 "--set", "components.kubevirt.replicas=1"));
-        Instant start = Instant.now();
-        Result r = ClusterWithKubelet.helm(args);
-        assertThat(r.exit()).as(r.output() + logs()).isZero();
-        System.out.printf("[real] helm install --wait: %.1f s%n", seconds(start));
-        // from before the HyperConverged exists: every revision of it and of each component CR
-        audit = new RevisionAudit(admin, NS, STACK);
     }
 
     @AfterAll
@@ -109,17 +124,38 @@ class RealComponentsIT {
                           CommonInstancetypesDeployment:
                             enabled: false
                         """.formatted(HyperConverged.SINGLETON_NAME), GenericKubernetesResource.class)).create();
+        long before = audit.latestRevision();
         within(Duration.ofMinutes(8), () -> "True".equals(upgradeable()));
         System.out.printf("[real] HyperConverged created -> Upgradeable=True: %.1f s%n", seconds(start));
-        for (ComponentDescriptor d : STACK) {
-            assertThat(RevisionAudit.notConverged(ComponentResources.managed(admin, d, NS).get(), expected.get(d.kind())))
-                    .as(d.kind() + " converged when the gate opened").isNull();
-        }
-        assertNoFalseTrue();
+        assertConvergedAndTimed(before, "install");
     }
 
     @Test
     @Order(2)
+    void anUpgradeOfVirtOperatorRunsUnderAHeldGateAndTheGateOpensAtTheNewVersion() throws Exception {
+        long before = audit.latestRevision();
+        Instant start = Instant.now();
+        // release 2.0.0: our operator and virt-operator move together, as a release moves them
+        java.util.concurrent.CompletableFuture<Result> upgrade = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> ClusterWithKubelet.helm(helm("upgrade", "2.0.0", real.virtOperatorVersion())));
+        release = "2.0.0";
+        within(Duration.ofMinutes(3), () -> "False".equals(upgradeable()));
+        Result r = upgrade.get(8, java.util.concurrent.TimeUnit.MINUTES);
+        assertThat(r.exit()).as(r.output() + logs()).isZero();
+        within(Duration.ofMinutes(8), () -> "True".equals(upgradeable())
+                && "2.0.0".equals(RevisionAudit.recordedRelease(hcoResource())));
+        System.out.printf("[real] helm upgrade to virt-operator %s -> Upgradeable=True: %.1f s%n", real.virtOperatorVersion(),
+                seconds(start));
+        // the gate was held while virt-operator upgraded: KubeVirt reported the upgrade on its way,
+        // and no True was written between the upgrade's start and KubeVirt at its new version
+        assertThat(audit.statusesAfter("KubeVirt", before)).as("KubeVirt's statuses during the upgrade")
+                .anyMatch(s -> RevisionAudit.notConverged(s, real.virtOperatorPreviousVersion()) != null
+                        && RevisionAudit.notConverged(s, real.virtOperatorVersion()) != null);
+        assertConvergedAndTimed(before, "upgrade");
+    }
+
+    @Test
+    @Order(3)
     void aSpecChangeThatReachesKubeVirtClosesTheGateUntilVirtOperatorObservedIt() throws Exception {
         long generation = kubevirt().getMetadata().getGeneration();
         admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
@@ -133,7 +169,7 @@ class RealComponentsIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void anOperandMadeUnreadyByKwokClosesTheGateUntilItRecovers() throws Exception {
         Pod handler = admin.pods().inNamespace(NS).withLabel("kubevirt.io", "virt-handler").list().getItems().stream()
                 .findFirst().orElseThrow(() -> new AssertionError("no virt-handler pod" + logs()));
@@ -153,7 +189,7 @@ class RealComponentsIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aComponentOperatorKilledWhileConvergedLeavesNoFalseTrueAndNoStuckGate() throws Exception {
         Pod operator = admin.pods().inNamespace(NS).withLabel("kubevirt.io", "virt-operator").list().getItems().stream()
                 .findFirst().orElseThrow();
@@ -182,10 +218,30 @@ class RealComponentsIT {
         }
     }
 
+    /**
+     * The stack converged at the installed release's versions when the gate opened, no revision said
+     * True falsely, and how long after each component's last status write the first True came.
+     */
+    private void assertConvergedAndTimed(long before, String what) {
+        for (ComponentDescriptor d : STACK) {
+            assertThat(RevisionAudit.notConverged(ComponentResources.managed(admin, d, NS).get(),
+                    expected.get(release).get(d.kind()))).as(d.kind() + " converged when the gate opened").isNull();
+        }
+        long opened = audit.firstTrueAfter(before);
+        audit.lastStatusWriteToTrue(opened).forEach((kind, took) -> System.out.printf(
+                "[real] %s: %s's last status write -> Upgradeable=True: %.1f s%n", what, kind, took.toMillis() / 1000.0));
+        assertNoFalseTrue();
+    }
+
     private void assertNoFalseTrue() {
         System.out.printf("[real] audit: %d HyperConverged revisions, %d with Upgradeable=True%n", audit.hcoRevisions(),
                 audit.trueRevisions());
         assertThat(audit.falseTrues(expected)).isEmpty();
+    }
+
+    private GenericKubernetesResource hcoResource() {
+        return admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
+                .withName(HyperConverged.SINGLETON_NAME).get();
     }
 
     private String upgradeable() {

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.reconciler.StackSnapshots;
 
 /**
  * Every revision of the HyperConverged and of each component CR, as the API server's watches
@@ -33,6 +34,8 @@ final class RevisionAudit implements AutoCloseable {
     private final List<Watch> watches = new ArrayList<>();
     private final Map<String, NavigableMap<Long, GenericKubernetesResource>> components = new ConcurrentHashMap<>();
     private final NavigableMap<Long, GenericKubernetesResource> hco = new ConcurrentSkipListMap<>();
+    /** When each revision's event arrived here: for the time from a component's last status write to True. */
+    private final Map<Long, java.time.Instant> seenAt = new ConcurrentHashMap<>();
     private final List<String> closed = new CopyOnWriteArrayList<>();
 
     RevisionAudit(KubernetesClient admin, String namespace, List<ComponentDescriptor> stack) {
@@ -52,8 +55,9 @@ final class RevisionAudit implements AutoCloseable {
         return what.watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, GenericKubernetesResource r) {
-                history.put(Long.parseLong(r.getMetadata().getResourceVersion()),
-                        action == Action.DELETED ? deleted(r) : r);
+                long revision = Long.parseLong(r.getMetadata().getResourceVersion());
+                seenAt.put(revision, java.time.Instant.now());
+                history.put(revision, action == Action.DELETED ? deleted(r) : r);
             }
 
             @Override
@@ -80,14 +84,26 @@ final class RevisionAudit implements AutoCloseable {
         return hco.size();
     }
 
-    /** Every revision that said True while some component had not converged at its expected version. */
-    List<FalseTrue> falseTrues(Map<String, String> expectedVersions) {
+    /**
+     * Every revision that said True while some component had not converged at the version expected
+     * of it; the expectation is that of the release the revision records as installed
+     * ({@code status.versions}, operator), so that an upgrade's revisions are each judged against
+     * their own release. A True that records no known release is false too.
+     */
+    List<FalseTrue> falseTrues(Map<String, Map<String, String>> expectedByRelease) {
         if (!closed.isEmpty()) {
             throw new IllegalStateException("a watch of the audit ended, revisions may be missing: " + closed);
         }
         List<FalseTrue> found = new ArrayList<>();
         for (var e : hco.entrySet()) {
             if (!"True".equals(upgradeable(e.getValue()))) {
+                continue;
+            }
+            String release = recordedRelease(e.getValue());
+            Map<String, String> expectedVersions = expectedByRelease.get(release);
+            if (expectedVersions == null) {
+                found.add(new FalseTrue(e.getKey(), "HyperConverged", "True records release " + release
+                        + ", expected one of " + expectedByRelease.keySet()));
                 continue;
             }
             for (var c : components.entrySet()) {
@@ -100,6 +116,54 @@ final class RevisionAudit implements AutoCloseable {
             }
         }
         return found;
+    }
+
+    /** The release a HyperConverged revision records as installed (status.versions, "operator"), or null. */
+    static String recordedRelease(GenericKubernetesResource hco) {
+        if (hco.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+                && status.get("versions") instanceof List<?> versions) {
+            for (Object v : versions) {
+                if (v instanceof Map<?, ?> m && StackSnapshots.OPERATOR_VERSION_RECORD.equals(m.get("name"))) {
+                    return (String) m.get("version");
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The revision everything seen so far has reached: a marker for "after this point". */
+    long latestRevision() {
+        return seenAt.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+
+    /** The first HyperConverged revision after {@code revision} that says Upgradeable=True, or -1. */
+    long firstTrueAfter(long revision) {
+        return hco.tailMap(revision, false).entrySet().stream().filter(e -> "True".equals(upgradeable(e.getValue())))
+                .mapToLong(Map.Entry::getKey).findFirst().orElse(-1);
+    }
+
+    /**
+     * For each component, the time from its last status write at or before {@code trueRevision} (the
+     * last revision whose status differs from the one before it) to that True, as the watch events
+     * arrived here.
+     */
+    Map<String, java.time.Duration> lastStatusWriteToTrue(long trueRevision) {
+        Map<String, java.time.Duration> times = new java.util.TreeMap<>();
+        for (var c : components.entrySet()) {
+            Long write = null;
+            Object previous = null;
+            for (var e : c.getValue().headMap(trueRevision, true).entrySet()) {
+                Object status = e.getValue().getAdditionalProperties().get("status");
+                if (status != null && !status.equals(previous)) {
+                    write = e.getKey();
+                }
+                previous = status;
+            }
+            if (write != null) {
+                times.put(c.getKey(), java.time.Duration.between(seenAt.get(write), seenAt.get(trueRevision)));
+            }
+        }
+        return times;
     }
 
     @SuppressWarnings("unchecked")
@@ -148,6 +212,11 @@ final class RevisionAudit implements AutoCloseable {
             return "observedGeneration " + g + " of generation " + cr.getMetadata().getGeneration();
         }
         return null;
+    }
+
+    /** The revisions of a component CR after {@code revision}, in order. */
+    List<GenericKubernetesResource> statusesAfter(String kind, long revision) {
+        return List.copyOf(components.get(kind).tailMap(revision, false).values());
     }
 
     /** The last revision of a component CR, for reports. */
