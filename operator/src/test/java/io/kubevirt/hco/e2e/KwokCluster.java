@@ -30,19 +30,7 @@ final class KwokCluster {
     static ClusterWithKubelet start(String namespace) throws IOException, InterruptedException {
         RealApiServer api = new RealApiServer().start();
         try {
-            Path kubeconfig = RealOlm.startControllerManager(api,
-                    ",daemonset-controller,job-controller,serviceaccount-controller");
-            E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
-            api.launch("kwok", List.of(real.kwok().toString(), "--kubeconfig=" + kubeconfig,
-                    "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
-                    "--server-address=127.0.0.1:" + RealApiServer.freePort(), "--cidr=10.244.0.0/16",
-                    "--config=" + stages(api.dir(), real.kwokStages())));
-            api.admin().nodes().resource(new NodeBuilder().withNewMetadata().withName(KWOK_NODE)
-                    .withAnnotations(Map.of("kwok.x-k8s.io/node", "fake"))
-                    .withLabels(Map.of("type", "kwok", "kubernetes.io/os", "linux", "kubernetes.io/hostname", KWOK_NODE))
-                    .endMetadata().build()).create();
-            untaintWhenReady(api.admin());
-            installCertManagerCrds(api.admin(), real.certManagerCrds());
+            Path kubeconfig = addTo(api);
             ClusterSetup.createNamespace(api.admin(), namespace);
             PodRunner kubelet = new PodRunner(api, namespace).withRealComponents(KWOK_NODE).start();
             return new ClusterWithKubelet(api, kubeconfig, kubelet);
@@ -50,6 +38,28 @@ final class KwokCluster {
             api.close();
             throw e;
         }
+    }
+
+    /**
+     * Makes {@code api} a cluster the real operators can run in: the controller manager with the
+     * controllers their objects need, KWOK and its node, cert-manager's CRDs. Returns the admin
+     * kubeconfig. The pods of the operators themselves need a {@link PodRunner#withRealComponents}.
+     */
+    static Path addTo(RealApiServer api) throws IOException {
+        Path kubeconfig = RealOlm.startControllerManager(api,
+                ",daemonset-controller,job-controller,serviceaccount-controller");
+        E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
+        api.launch("kwok", List.of(real.kwok().toString(), "--kubeconfig=" + kubeconfig,
+                "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+                "--server-address=127.0.0.1:" + RealApiServer.freePort(), "--cidr=10.244.0.0/16",
+                "--config=" + stages(api.dir(), real.kwokStages())));
+        api.admin().nodes().resource(new NodeBuilder().withNewMetadata().withName(KWOK_NODE)
+                .withAnnotations(Map.of("kwok.x-k8s.io/node", "fake"))
+                .withLabels(Map.of("type", "kwok", "kubernetes.io/os", "linux", "kubernetes.io/hostname", KWOK_NODE))
+                .endMetadata().build()).create();
+        untaintWhenReady(api.admin());
+        installCertManagerCrds(api.admin(), real.certManagerCrds());
+        return kubeconfig;
     }
 
     /**

@@ -17,15 +17,23 @@ final class RealOlm implements AutoCloseable {
 
     final RealApiServer api;
     final KubernetesClient admin;
+    /** Whether the real component operators run here (KWOK plays their operands' node). */
+    private final boolean realComponents;
 
-    private RealOlm(RealApiServer api) {
+    private RealOlm(RealApiServer api, boolean realComponents) {
         this.api = api;
         this.admin = api.admin();
+        this.realComponents = realComponents;
     }
 
     static RealOlm start() throws IOException, InterruptedException {
+        return start(false);
+    }
+
+    /** With {@code realComponents}, a {@link KwokCluster} under OLM: the CSV's real operators can run. */
+    static RealOlm start(boolean realComponents) throws IOException, InterruptedException {
         RealApiServer api = new RealApiServer().start();
-        RealOlm cluster = new RealOlm(api);
+        RealOlm cluster = new RealOlm(api, realComponents);
         try {
             cluster.boot();
         } catch (IOException | RuntimeException e) {
@@ -39,12 +47,30 @@ final class RealOlm implements AutoCloseable {
         E2eBinaries bin = E2eBinaries.get();
         ClusterSetup.installOlmAndMonitoringCrds(admin);
         ClusterSetup.createNamespace(admin, OLM_NAMESPACE);
-        String kubeconfig = startControllerManager(api).toString();
+        String kubeconfig = (realComponents ? KwokCluster.addTo(api) : startControllerManager(api)).toString();
         // OLM reads its kubeconfig from the environment (controller-runtime's loader); no OpenShift
         // ClusterOperator to report to; metrics on OLM's fixed port, unused here
-        api.launch("olm", List.of(bin.olm().toString(), "--namespace=" + OLM_NAMESPACE, "--writeStatusName=",
-                "--writePackageServerStatusName=", "--interval=30s"), Map.of("KUBECONFIG", kubeconfig));
+        List<String> command = List.of(bin.olm().toString(), "--namespace=" + OLM_NAMESPACE, "--writeStatusName=",
+                "--writePackageServerStatusName=", "--interval=30s");
+        if (!realComponents) {
+            api.launch("olm", command, Map.of("KUBECONFIG", kubeconfig));
+            return;
+        }
+        // OLM serves its health and metrics on the fixed :8080, and cluster-network-addons-operator its
+        // metrics on the fixed :8080 too: in a cluster each has its pod's network, here they share this
+        // host's. OLM only logs a failure to listen and goes on (cmd/olm/main.go), so the port is held
+        // while OLM starts, until OLM has given it up; nothing here reads OLM's metrics.
+        try (java.net.ServerSocket held = new java.net.ServerSocket(OLM_METRICS_PORT)) {
+            api.launch("olm", command, Map.of("KUBECONFIG", kubeconfig));
+            java.nio.file.Path log = api.dir().resolve("olm.log");
+            org.awaitility.Awaitility.await("OLM gave up :" + OLM_METRICS_PORT).atMost(java.time.Duration.ofMinutes(1))
+                    .until(() -> java.nio.file.Files.exists(log) && java.nio.file.Files.readString(log)
+                            .contains(":" + OLM_METRICS_PORT + ": bind: address already in use"));
+        }
     }
+
+    /** The port OLM's olm-operator serves health and metrics on (not configurable). */
+    static final int OLM_METRICS_PORT = 8080;
 
     /**
      * kube-controller-manager with the controllers a Deployment needs (Deployments make ReplicaSets
@@ -70,7 +96,8 @@ final class RealOlm implements AutoCloseable {
     }
 
     PodRunner kubelet(String namespace) {
-        return new PodRunner(api, namespace).start();
+        PodRunner runner = new PodRunner(api, namespace);
+        return (realComponents ? runner.withRealComponents(KwokCluster.KWOK_NODE) : runner).start();
     }
 
     @Override

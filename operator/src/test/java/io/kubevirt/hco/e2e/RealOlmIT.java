@@ -53,12 +53,16 @@ class RealOlmIT {
     private String scenario;
     /** Whether the CSVs carry the component operators (run as pods), not only hco-operator. */
     private boolean componentOperatorPods;
+    /** The scenario whose cluster runs the real virt-operator and cluster-network-addons-operator. */
+    static final String REAL_OPERATORS = "real-operators";
+    /** The KubeVirt and network add-ons versions the CSV tells its operators, when they are the real ones. */
+    private Map<String, String> realVersions = Map.of();
 
     @BeforeEach
     void startCluster(TestInfo info) throws Exception {
         scenario = info.getDisplayName();
         started = Instant.now();
-        olm = RealOlm.start();
+        olm = RealOlm.start(info.getTags().contains(REAL_OPERATORS));
         admin = olm.admin;
         ClusterSetup.createNamespace(admin, NS);
         admin.genericKubernetesResources("operators.coreos.com/v1", "OperatorGroup").inNamespace(NS)
@@ -255,6 +259,50 @@ class RealOlmIT {
         }
     }
 
+    /**
+     * The bundle as shipped, installed by OLM with the real virt-operator and
+     * cluster-network-addons-operator (built from their Go modules; KWOK plays their operands' node,
+     * as in RealComponentsIT) and the simulated cdi-operator and ssp-operator: the CSV reaches
+     * Succeeded, and once the HyperConverged exists the OperatorCondition OLM reads says True only
+     * at revisions where every component CR had converged at the version the CSV gave it.
+     */
+    @Test
+    @org.junit.jupiter.api.Tag(REAL_OPERATORS)
+    void theBundleInstallsTheRealOperatorsAndOlmReadsTrueOnlyOnceTheyConverged() throws Exception {
+        componentOperatorPods = true;
+        E2eBinaries.RealComponents real = E2eBinaries.get().realComponents();
+        realVersions = Map.of("virt-operator", real.virtOperatorVersion(), "cluster-network-addons-operator",
+                real.cnaoVersion());
+        List<io.kubevirt.hco.components.ComponentDescriptor> stack = List.of(ComponentCatalog.KUBEVIRT,
+                ComponentCatalog.CDI, ComponentCatalog.NETWORK_ADDONS);
+        try (RevisionAudit revisions = new RevisionAudit(admin, NS, stack, csvName("1.0.0"))) {
+            createCsv("1.0.0", null);
+            awaitPhase("1.0.0", "Succeeded");
+            // as in RealComponentsIT: virt-api, which judges common instancetypes, has no pod network here
+            admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
+                    .resource(admin.getKubernetesSerialization().unmarshal("""
+                            apiVersion: hco.kubevirt.io/v1beta1
+                            kind: HyperConverged
+                            metadata:
+                              name: %s
+                            spec:
+                              CommonInstancetypesDeployment:
+                                enabled: false
+                            """.formatted(HyperConverged.SINGLETON_NAME), GenericKubernetesResource.class)).create();
+            await("the OperatorCondition says True").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> {
+                        Map<String, Object> u = cluster.upgradeable(csvName("1.0.0"));
+                        return u != null && "true".equalsIgnoreCase((String) u.get("status"));
+                    });
+            Map<String, String> expected = Map.of("KubeVirt", real.virtOperatorVersion(), "NetworkAddonsConfig",
+                    real.cnaoVersion(), "CDI", "1.0.0");
+            System.out.printf("[%s] %d OperatorCondition revisions%n", scenario, revisions.operatorConditionRevisions());
+            assertThat(revisions.operatorConditionFalseTrues(expected)).isEmpty();
+            assertThat(revisions.falseTrues(Map.of("1.0.0", expected))).isEmpty();
+            assertThat(phase("1.0.0")).startsWith("Succeeded");
+        }
+    }
+
     private void walkThreeReleases() throws Exception {
         ClusterSetup.serveOpenShiftTemplates(admin);
         createCsv("1.0.0", null);
@@ -421,6 +469,13 @@ class RealOlmIT {
         Map<String, Object> container = container(deployments.get(0));
         Map<String, String> env = new LinkedHashMap<>(Map.of("OPERATOR_VERSION", version));
         ComponentCatalog.ALL.forEach(d -> env.put(d.versionEnv(), version));
+        // the real operators report the version their own variable says: the module built here
+        if (realVersions.containsKey("virt-operator")) {
+            env.put(ComponentCatalog.KUBEVIRT.versionEnv(), realVersions.get("virt-operator"));
+        }
+        if (realVersions.containsKey("cluster-network-addons-operator")) {
+            env.put(ComponentCatalog.NETWORK_ADDONS.versionEnv(), realVersions.get("cluster-network-addons-operator"));
+        }
         // leader election paced for a test (the bundle's 137/107/26 s would make each upgrade wait)
         env.putAll(Map.of("HCO_LEASE_DURATION", "15s", "HCO_LEASE_RENEW_DEADLINE", "10s", "HCO_LEASE_RETRY_PERIOD",
                 "2s"));
@@ -435,9 +490,15 @@ class RealOlmIT {
             for (Map<String, Object> d : deployments.subList(1, deployments.size())) {
                 Map<String, Object> c = container(d);
                 String image = ((String) c.get("image")).split("@")[0];
-                c.put("image", image + ":" + version);
+                String repository = io.kubevirt.hco.simulator.SimulatedComponent.repositoryName(image);
+                String own = realVersions.getOrDefault(repository, version);
+                c.put("image", image + ":" + own);
                 String versionEnv = io.kubevirt.hco.simulator.SimulatedComponent.forImage(image).orElseThrow().versionEnv();
-                setEnv(c, Map.of(versionEnv, version));
+                setEnv(c, Map.of(versionEnv, own));
+                if ("virt-operator".equals(repository) && realVersions.containsKey(repository)) {
+                    // one replica: two virt-operator processes on one host would share its ports
+                    ((Map<String, Object>) d.get("spec")).put("replicas", 1);
+                }
             }
         } else {
             deployments.subList(1, deployments.size()).clear();

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.core.GateReason;
 import io.kubevirt.hco.reconciler.StackSnapshots;
 
 /**
@@ -34,13 +35,26 @@ final class RevisionAudit implements AutoCloseable {
     private final List<Watch> watches = new ArrayList<>();
     private final Map<String, NavigableMap<Long, GenericKubernetesResource>> components = new ConcurrentHashMap<>();
     private final NavigableMap<Long, GenericKubernetesResource> hco = new ConcurrentSkipListMap<>();
+    private final NavigableMap<Long, GenericKubernetesResource> olmConditions = new ConcurrentSkipListMap<>();
     /** When each revision's event arrived here: for the time from a component's last status write to True. */
     private final Map<Long, java.time.Instant> seenAt = new ConcurrentHashMap<>();
     private final List<String> closed = new CopyOnWriteArrayList<>();
 
     RevisionAudit(KubernetesClient admin, String namespace, List<ComponentDescriptor> stack) {
+        this(admin, namespace, stack, null);
+    }
+
+    /**
+     * As above, and with {@code operatorCondition} (a CSV's name), every revision of the
+     * OperatorCondition OLM reads, whose Upgradeable=True revisions are judged the same way.
+     */
+    RevisionAudit(KubernetesClient admin, String namespace, List<ComponentDescriptor> stack, String operatorCondition) {
         watches.add(watch(admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged")
                 .inNamespace(namespace), hco, "HyperConverged"));
+        if (operatorCondition != null) {
+            watches.add(watch(admin.genericKubernetesResources("operators.coreos.com/v2", "OperatorCondition")
+                    .inNamespace(namespace).withField("metadata.name", operatorCondition), olmConditions, "OperatorCondition"));
+        }
         for (ComponentDescriptor d : stack) {
             NavigableMap<Long, GenericKubernetesResource> history = new ConcurrentSkipListMap<>();
             components.put(d.kind(), history);
@@ -106,16 +120,67 @@ final class RevisionAudit implements AutoCloseable {
                         + ", expected one of " + expectedByRelease.keySet()));
                 continue;
             }
-            for (var c : components.entrySet()) {
-                var at = c.getValue().floorEntry(e.getKey());
-                String why = at == null ? "no such object yet"
-                        : notConverged(at.getValue(), expectedVersions.get(c.getKey()));
-                if (why != null) {
-                    found.add(new FalseTrue(e.getKey(), c.getKey(), why));
-                }
+            judge(e.getKey(), expectedVersions, found);
+        }
+        return found;
+    }
+
+    /**
+     * Every revision of the OperatorCondition whose spec (what our operator writes, what OLM copies
+     * and reads) said Upgradeable=True while some component had not converged at {@code expectedVersions}.
+     */
+    @SuppressWarnings("unchecked")
+    List<FalseTrue> operatorConditionFalseTrues(Map<String, String> expectedVersions) {
+        if (!closed.isEmpty()) {
+            throw new IllegalStateException("a watch of the audit ended, revisions may be missing: " + closed);
+        }
+        List<FalseTrue> found = new ArrayList<>();
+        for (var e : olmConditions.entrySet()) {
+            Map<String, Object> upgradeable = null;
+            if (e.getValue().getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                    && spec.get("conditions") instanceof List<?> conditions) {
+                upgradeable = conditions.stream().map(c -> (Map<String, Object>) c)
+                        .filter(c -> "Upgradeable".equals(c.get("type"))).findFirst().orElse(null);
+            }
+            if (upgradeable == null || !"True".equals(upgradeable.get("status"))) {
+                continue;
+            }
+            if (GateReason.NoStackInstalled.name().equals(upgradeable.get("reason"))) {
+                // its claim is "nothing installed": judged against that, not against a converged stack
+                nothingInstalled(e.getKey(), found);
+            } else {
+                judge(e.getKey(), expectedVersions, found);
             }
         }
         return found;
+    }
+
+    private void nothingInstalled(long revision, List<FalseTrue> found) {
+        var h = hco.floorEntry(revision);
+        if (h != null && !Boolean.TRUE.equals(h.getValue().getAdditionalProperties().get("deleted"))) {
+            found.add(new FalseTrue(revision, "HyperConverged", "NoStackInstalled while a HyperConverged exists"));
+        }
+        for (var c : components.entrySet()) {
+            var at = c.getValue().floorEntry(revision);
+            if (at != null && !Boolean.TRUE.equals(at.getValue().getAdditionalProperties().get("deleted"))) {
+                found.add(new FalseTrue(revision, c.getKey(), "NoStackInstalled while it exists"));
+            }
+        }
+    }
+
+    /** How many OperatorCondition revisions were seen. */
+    int operatorConditionRevisions() {
+        return olmConditions.size();
+    }
+
+    private void judge(long revision, Map<String, String> expectedVersions, List<FalseTrue> found) {
+        for (var c : components.entrySet()) {
+            var at = c.getValue().floorEntry(revision);
+            String why = at == null ? "no such object yet" : notConverged(at.getValue(), expectedVersions.get(c.getKey()));
+            if (why != null) {
+                found.add(new FalseTrue(revision, c.getKey(), why));
+            }
+        }
     }
 
     /** The release a HyperConverged revision records as installed (status.versions, "operator"), or null. */
