@@ -170,6 +170,24 @@ class RealComponentsIT {
 
     @Test
     @Order(4)
+    void aSpecChangeThatReachesTheNetworkAddOnsReopensTheGateOnlyAfterCnaoWroteItsStatus() throws Exception {
+        GenericKubernetesResource before = networkAddons();
+        long generation = before.getMetadata().getGeneration();
+        long trues = audit.trueRevisions();
+        // the server certificates' rotation: reaches CNAO's selfSignConfiguration (and CDI's certConfig)
+        admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
+                .withName(HyperConverged.SINGLETON_NAME).patch(PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"spec\":{\"certConfig\":{\"server\":{\"duration\":\"20h0m0s\",\"renewBefore\":\"10h0m0s\"}}}}");
+        within(Duration.ofMinutes(1), () -> networkAddons().getMetadata().getGeneration() > generation);
+        within(Duration.ofMinutes(5), () -> "True".equals(upgradeable()) && audit.trueRevisions() > trues);
+        GenericKubernetesResource after = networkAddons();
+        assertThat(after.getAdditionalProperties().get("status")).as("CNAO wrote its status after the spec write")
+                .isNotEqualTo(before.getAdditionalProperties().get("status"));
+        assertNoFalseTrue();
+    }
+
+    @Test
+    @Order(5)
     void anOperandMadeUnreadyByKwokClosesTheGateUntilItRecovers() throws Exception {
         Pod handler = admin.pods().inNamespace(NS).withLabel("kubevirt.io", "virt-handler").list().getItems().stream()
                 .findFirst().orElseThrow(() -> new AssertionError("no virt-handler pod" + logs()));
@@ -189,7 +207,7 @@ class RealComponentsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aComponentOperatorKilledWhileConvergedLeavesNoFalseTrueAndNoStuckGate() throws Exception {
         Pod operator = admin.pods().inNamespace(NS).withLabel("kubevirt.io", "virt-operator").list().getItems().stream()
                 .findFirst().orElseThrow();
@@ -247,6 +265,10 @@ class RealComponentsIT {
     private String upgradeable() {
         var c = hco.hcoCondition(HyperConverged.SINGLETON_NAME, "Upgradeable");
         return c == null ? null : c.status;
+    }
+
+    private GenericKubernetesResource networkAddons() {
+        return ComponentResources.managed(admin, ComponentCatalog.NETWORK_ADDONS, NS).get();
     }
 
     private GenericKubernetesResource kubevirt() {
