@@ -24,16 +24,29 @@ import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 /** Scenarios 9–12 of the e2e issue: API outage, conflicting writers, bad input, metrics while not ready. */
 class FaultsAndInputIT extends E2eScenario {
 
+    /**
+     * The API server goes away while the gate is open, and the cluster changes meanwhile (through
+     * another API server of the same cluster): the HyperConverged is edited in a way that reaches
+     * every component, and the OperatorCondition's conditions are emptied. Liveness stays UP, the
+     * process is not restarted, and once the API server is back every informer catches up: the gate
+     * closes for the change, each component CR gets the new intent, the OperatorCondition carries the
+     * decision again, the gate reopens, and it still follows the components afterwards.
+     */
     @Test
-    void anApiServerOutageNeverOpensTheGateAndTheOperatorRecoversWithoutRestart() throws Exception {
+    void anApiServerOutageWithChangesMeanwhileIsCaughtUpByEveryInformerWithoutRestart() throws Exception {
         olm.installCsv("1.0.0");
         // a renew deadline longer than the outage, as the production defaults have
         OperatorProcess v1 = operator("hco-v1", "1.0.0",
                 Map.of("HCO_LEASE_DURATION", "45s", "HCO_LEASE_RENEW_DEADLINE", "35s"));
         within(60).until(() -> v1.readiness() == 200);
         createHyperConverged();
-        simulator.behave("KubeVirt", Behaviour.DEGRADED).watch();
-        within(60).until(() -> "False/ComponentDegraded".equals(olm.last("1.0.0")));
+        simulator.watch();
+        within(60).until(() -> olm.saw("1.0.0", "True"));
+        Map<String, String> intentBefore = new java.util.HashMap<>();
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            intentBefore.put(d.name(), specHash(d));
+        }
+        int seen = olm.revisions().size();
 
         java.util.List<String> livenessDown = new java.util.concurrent.CopyOnWriteArrayList<>();
         AtomicBoolean probing = new AtomicBoolean(true);
@@ -51,18 +64,61 @@ class FaultsAndInputIT extends E2eScenario {
             }
         });
         prober.start();
-        api.outage(Duration.ofSeconds(Integer.getInteger("hco.e2e.outage-seconds", 20)));
+        api.outage(Duration.ofSeconds(Integer.getInteger("hco.e2e.outage-seconds", 20)), other -> {
+            other.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
+                    .withName(HyperConverged.SINGLETON_NAME).patch(
+                            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                            "{\"spec\":{\"tlsSecurityProfile\":{\"type\":\"Old\",\"old\":{}}}}");
+            other.genericKubernetesResources(OperatorConditionWriter.DEFINITION).inNamespace(NS)
+                    .withName(OperatorProcess.operatorConditionName("1.0.0")).edit(oc -> {
+                        oc.getAdditionalProperties().put("spec", new java.util.HashMap<>(Map.of("conditions", List.of())));
+                        return oc;
+                    });
+        });
         probing.set(false);
         prober.join();
         assertThat(livenessDown).as("liveness stayed UP through the outage").isEmpty();
         assertThat(v1.alive()).isTrue();
-        assertThat(olm.upgradeable("1.0.0")).isFalse();
 
-        // recovered without a restart: it still follows the components
-        simulator.behave("KubeVirt", Behaviour.HEALTHY);
-        within(90).until(() -> olm.saw("1.0.0", "True"));
+        // the HyperConverged informer caught up: the gate closes for the change, each component
+        // informer too: every CR carries the new intent, and their statuses reopen the gate
+        within(90).until(() -> after(seen).stream().anyMatch(r -> r.contains(": False/")));
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            within(90).until(() -> !intentBefore.get(d.name()).equals(specHash(d)));
+        }
+        within(90).until(() -> {
+            List<String> since = after(seen);
+            int closed = indexOf(since, ": False/");
+            return closed >= 0 && since.subList(closed, since.size()).stream().anyMatch(r -> r.contains(": True/"));
+        });
+        // the OperatorCondition informer caught up: the emptied conditions carry the decision again
+        within(30).until(() -> olm.written("1.0.0") != null);
+        assertThat(v1.alive()).as("recovered without a restart").isTrue();
+
+        // and it still follows the components
         simulator.behave("SSP", Behaviour.DEGRADED);
         within(60).until(() -> "False/ComponentDegraded".equals(olm.last("1.0.0")));
+    }
+
+    private List<String> after(int seen) {
+        List<String> all = List.copyOf(olm.revisions());
+        return all.subList(Math.min(seen, all.size()), all.size());
+    }
+
+    private static int indexOf(List<String> revisions, String status) {
+        for (int i = 0; i < revisions.size(); i++) {
+            if (revisions.get(i).contains(status)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private String specHash(ComponentDescriptor d) {
+        var cr = ComponentResources.managed(admin, d, NS).get();
+        return cr == null || cr.getMetadata().getAnnotations() == null ? ""
+                : String.valueOf(cr.getMetadata().getAnnotations().get(io.kubevirt.hco.reconciler.ComponentWriter.SPEC_HASH));
     }
 
     @Test

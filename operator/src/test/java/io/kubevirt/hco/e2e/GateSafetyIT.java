@@ -54,34 +54,47 @@ class GateSafetyIT extends E2eScenario {
      */
     private void chain(List<String> versions) throws Exception {
         versions.forEach(olm::installCsv);
-        createHyperConverged();
-        simulator.watch();
-        OperatorProcess current = null;
+        // every revision of each version's OperatorCondition, judged against the component CRs at
+        // that same resourceVersion (not when the event arrives, not after the fact)
+        Map<String, RevisionAudit> audits = new java.util.LinkedHashMap<>();
         for (String version : versions) {
-            if (current != null) {
-                current.close();
-            }
-            OperatorProcess op = operator("hco-v" + version, version);
-            current = op;
-            Thread follower = new Thread(() -> {
-                try {
-                    for (var d : ComponentCatalog.ALL) {
-                        Thread.sleep(400);
-                        simulator.runVersion(d.name(), version);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            audits.put(version, new RevisionAudit(admin, NS, ComponentCatalog.ALL, OperatorProcess.operatorConditionName(version)));
+        }
+        try {
+            createHyperConverged();
+            simulator.watch();
+            OperatorProcess current = null;
+            for (String version : versions) {
+                if (current != null) {
+                    current.close();
                 }
-            }, "components-follow-" + version);
-            follower.start();
-            within(90).pollInterval(Duration.ofMillis(50)).until(() -> op.readiness() == 200 && olm.upgradeable(version));
-            for (var d : ComponentCatalog.ALL) {
-                assertThat(simulator.converged(d.name(), version))
-                        .as("OLM may leave " + version + " only once " + d.name() + " converged at it").isTrue();
+                OperatorProcess op = operator("hco-v" + version, version);
+                current = op;
+                Thread follower = new Thread(() -> {
+                    try {
+                        for (var d : ComponentCatalog.ALL) {
+                            Thread.sleep(400);
+                            simulator.runVersion(d.name(), version);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "components-follow-" + version);
+                follower.start();
+                within(90).pollInterval(Duration.ofMillis(50)).until(() -> op.readiness() == 200 && olm.upgradeable(version));
+                follower.join();
+                Map<String, String> expected = new java.util.HashMap<>();
+                ComponentCatalog.ALL.forEach(d -> expected.put(d.kind(), version));
+                RevisionAudit audit = audits.get(version);
+                assertThat(audit.operatorConditionFalseTrues(expected))
+                        .as("OLM may leave " + version + " only once every component converged at it; "
+                                + audit.operatorConditionRevisions() + " revisions of its OperatorCondition")
+                        .isEmpty();
+                assertThat(StackSnapshots.recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)))
+                        .isEqualTo(version);
             }
-            assertThat(StackSnapshots.recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)))
-                    .isEqualTo(version);
-            follower.join();
+        } finally {
+            audits.values().forEach(RevisionAudit::close);
         }
     }
 

@@ -82,11 +82,16 @@ class ReadinessModeRolloutIT {
         assertThat(upgrade).as("helm upgrade --wait returned before the components were upgraded").isNotDone();
         // it stopped to hand over; its container was restarted (as a standby) like any exited container
         await().atMost(Duration.ofSeconds(30)).until(() -> kubelet.restarts(oldLeader) == 1);
-        Instant componentsUpgraded = Instant.now();
+        Instant start2 = Instant.now();
         components.runVersionAll("2.0.0");
+        // the moment every component CR reports 2.0.0 (seen at most one poll after the last write):
+        // readiness must not come before it plus the window
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                .until(() -> StackTruth.allHealthyAt(admin, NS, "2.0.0"));
+        Instant componentsUpgraded = Instant.now();
         Result upgraded = upgrade.get(5, java.util.concurrent.TimeUnit.MINUTES);
         assertThat(upgraded.exit()).as(upgraded.output()).isZero();
-        report("helm upgrade --wait, after the components ran 2.0.0", componentsUpgraded);
+        report("helm upgrade --wait, after the components ran 2.0.0", start2);
         assertThat(StackSnapshots.recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)))
                 .isEqualTo("2.0.0");
         assertThat(readyPods("2.0.0")).hasSize(2);

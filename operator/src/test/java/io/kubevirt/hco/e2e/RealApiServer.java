@@ -97,9 +97,15 @@ public final class RealApiServer implements AutoCloseable {
     }
 
     private void startApiServer() throws IOException, InterruptedException {
-        apiServer = launch("kube-apiserver", List.of(binaries.kubeApiServer().toString(),
+        apiServer = launchApiServer("kube-apiserver", apiPort);
+        awaitReady(apiServer, apiPort, "kube-apiserver", Duration.ofSeconds(60));
+    }
+
+    /** A kube-apiserver of this cluster (its etcd, certificates, tokens and flags) on {@code port}. */
+    private Process launchApiServer(String name, int port) throws IOException {
+        return launch(name, List.of(binaries.kubeApiServer().toString(),
                 "--etcd-servers=http://127.0.0.1:" + etcdPort,
-                "--secure-port=" + apiPort, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+                "--secure-port=" + port, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
                 "--cert-dir=" + dir.resolve("certs"),
                 "--service-cluster-ip-range=10.0.0.0/24",
                 // Services reached through their endpoints (no kube-proxy routes the ClusterIPs here):
@@ -126,15 +132,44 @@ public final class RealApiServer implements AutoCloseable {
                 "--feature-gates=MutatingAdmissionPolicy=true",
                 "--runtime-config=admissionregistration.k8s.io/v1beta1=true",
                 "-v=0"));
-        awaitReady(Duration.ofSeconds(60));
     }
 
     /** Stops the API server (etcd keeps running), waits {@code down}, and starts it again on the same port. */
     public void outage(Duration down) throws IOException, InterruptedException {
+        outage(down, null);
+    }
+
+    /**
+     * As above; meanwhile, {@code meanwhile} makes changes through a second API server of the same
+     * cluster (same etcd, another port), as an administrator or another controller would through
+     * another replica of the API server: what the operator's watches miss, they must catch up on.
+     */
+    public void outage(Duration down, java.util.function.Consumer<KubernetesClient> meanwhile)
+            throws IOException, InterruptedException {
+        Instant back = Instant.now().plus(down);
         apiServer.destroy();
         apiServer.waitFor(20, TimeUnit.SECONDS);
         processes.remove(apiServer);
-        Thread.sleep(down.toMillis());
+        if (meanwhile != null) {
+            int port = freePort();
+            Process other = launchApiServer("kube-apiserver-other", port);
+            try {
+                awaitReady(other, port, "kube-apiserver-other", Duration.ofSeconds(60));
+                try (KubernetesClient client = new KubernetesClientBuilder()
+                        .withConfig(new ConfigBuilder(config(ADMIN_TOKEN)).withMasterUrl("https://127.0.0.1:" + port).build())
+                        .build()) {
+                    meanwhile.accept(client);
+                }
+            } finally {
+                other.destroy();
+                other.waitFor(20, TimeUnit.SECONDS);
+                processes.remove(other);
+            }
+        }
+        long left = Duration.between(Instant.now(), back).toMillis();
+        if (left > 0) {
+            Thread.sleep(left);
+        }
         startApiServer();
     }
 
@@ -265,13 +300,14 @@ public final class RealApiServer implements AutoCloseable {
         return p;
     }
 
-    private void awaitReady(Duration timeout) throws InterruptedException, IOException {
+    private void awaitReady(Process server, int port, String name, Duration timeout) throws InterruptedException, IOException {
         Instant deadline = Instant.now().plus(timeout);
-        try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(config(ADMIN_TOKEN)).build()) {
+        try (KubernetesClient probe = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(config(ADMIN_TOKEN)).withMasterUrl("https://127.0.0.1:" + port).build()).build()) {
             while (Instant.now().isBefore(deadline)) {
-                if (!apiServer.isAlive()) {
-                    throw new IOException("kube-apiserver exited with " + apiServer.exitValue() + "; its log ends:\n"
-                            + tail(dir.resolve("kube-apiserver.log"), 15));
+                if (!server.isAlive()) {
+                    throw new IOException(name + " exited with " + server.exitValue() + "; its log ends:\n"
+                            + tail(dir.resolve(name + ".log"), 15));
                 }
                 try {
                     String ready = probe.raw("/readyz");
@@ -284,7 +320,7 @@ public final class RealApiServer implements AutoCloseable {
                 Thread.sleep(100);
             }
         }
-        throw new IOException("kube-apiserver not ready within " + timeout + "; see " + dir.resolve("kube-apiserver.log"));
+        throw new IOException(name + " not ready within " + timeout + "; see " + dir.resolve(name + ".log"));
     }
 
     private void killAll() {
