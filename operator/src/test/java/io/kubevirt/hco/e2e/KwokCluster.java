@@ -63,6 +63,25 @@ final class KwokCluster {
     }
 
     /**
+     * The HyperConverged the real operators get here: KubeVirt's common instancetypes off, because
+     * virt-api, whose admission webhook judges them, is a KWOK pod with no pod network behind it
+     * (docs/testing.md, "Real component operators").
+     */
+    static void createHyperConverged(KubernetesClient admin, String namespace) {
+        admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(namespace)
+                .resource(admin.getKubernetesSerialization().unmarshal("""
+                        apiVersion: hco.kubevirt.io/v1beta1
+                        kind: HyperConverged
+                        metadata:
+                          name: %s
+                        spec:
+                          CommonInstancetypesDeployment:
+                            enabled: false
+                        """.formatted(io.kubevirt.hco.api.v1beta1.HyperConverged.SINGLETON_NAME),
+                        io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+    }
+
+    /**
      * The API server taints a new node not-ready (NoSchedule) and the node lifecycle controller lifts
      * it once the node reports Ready; that controller does not run here (it would also evict the pod
      * runner's pods, whose node sends no lease heartbeats), so this does its part for KWOK's node.

@@ -112,18 +112,7 @@ class RealComponentsIT {
     @Order(1)
     void theRealOperatorsConvergeAndTheGateOpensOnlyAfterEachReportsItsVersion() throws Exception {
         Instant start = Instant.now();
-        // KubeVirt's common instancetypes off: virt-api, whose admission webhook judges them, is a KWOK
-        // pod here with no pod network behind it (docs/testing.md, "Real component operators")
-        admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
-                .resource(admin.getKubernetesSerialization().unmarshal("""
-                        apiVersion: hco.kubevirt.io/v1beta1
-                        kind: HyperConverged
-                        metadata:
-                          name: %s
-                        spec:
-                          CommonInstancetypesDeployment:
-                            enabled: false
-                        """.formatted(HyperConverged.SINGLETON_NAME), GenericKubernetesResource.class)).create();
+        KwokCluster.createHyperConverged(admin, NS);
         long before = audit.latestRevision();
         within(Duration.ofMinutes(8), () -> "True".equals(upgradeable()));
         System.out.printf("[real] HyperConverged created -> Upgradeable=True: %.1f s%n", seconds(start));

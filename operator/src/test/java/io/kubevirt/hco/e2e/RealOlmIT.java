@@ -278,17 +278,7 @@ class RealOlmIT {
         try (RevisionAudit revisions = new RevisionAudit(admin, NS, stack, csvName("1.0.0"))) {
             createCsv("1.0.0", null);
             awaitPhase("1.0.0", "Succeeded");
-            // as in RealComponentsIT: virt-api, which judges common instancetypes, has no pod network here
-            admin.genericKubernetesResources("hco.kubevirt.io/v1beta1", "HyperConverged").inNamespace(NS)
-                    .resource(admin.getKubernetesSerialization().unmarshal("""
-                            apiVersion: hco.kubevirt.io/v1beta1
-                            kind: HyperConverged
-                            metadata:
-                              name: %s
-                            spec:
-                              CommonInstancetypesDeployment:
-                                enabled: false
-                            """.formatted(HyperConverged.SINGLETON_NAME), GenericKubernetesResource.class)).create();
+            KwokCluster.createHyperConverged(admin, NS);
             await("the OperatorCondition says True").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> {
                         Map<String, Object> u = cluster.upgradeable(csvName("1.0.0"));
