@@ -39,6 +39,8 @@ final class RevisionAudit implements AutoCloseable {
     /** When each revision's event arrived here: for the time from a component's last status write to True. */
     private final Map<Long, java.time.Instant> seenAt = new ConcurrentHashMap<>();
     private final List<String> closed = new CopyOnWriteArrayList<>();
+    private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+            new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
 
     RevisionAudit(KubernetesClient admin, String namespace, List<ComponentDescriptor> stack) {
         this(admin, namespace, stack, null);
@@ -81,6 +83,10 @@ final class RevisionAudit implements AutoCloseable {
         });
     }
 
+    private static boolean isDeleted(GenericKubernetesResource r) {
+        return Boolean.TRUE.equals(r.getAdditionalProperties().get("deleted"));
+    }
+
     private static GenericKubernetesResource deleted(GenericKubernetesResource r) {
         GenericKubernetesResource gone = new GenericKubernetesResource();
         gone.setMetadata(r.getMetadata());
@@ -105,9 +111,7 @@ final class RevisionAudit implements AutoCloseable {
      * their own release. A True that records no known release is false too.
      */
     List<FalseTrue> falseTrues(Map<String, Map<String, String>> expectedByRelease) {
-        if (!closed.isEmpty()) {
-            throw new IllegalStateException("a watch of the audit ended, revisions may be missing: " + closed);
-        }
+        requireEveryRevision();
         List<FalseTrue> found = new ArrayList<>();
         for (var e : hco.entrySet()) {
             if (!"True".equals(upgradeable(e.getValue()))) {
@@ -129,19 +133,11 @@ final class RevisionAudit implements AutoCloseable {
      * Every revision of the OperatorCondition whose spec (what our operator writes, what OLM copies
      * and reads) said Upgradeable=True while some component had not converged at {@code expectedVersions}.
      */
-    @SuppressWarnings("unchecked")
     List<FalseTrue> operatorConditionFalseTrues(Map<String, String> expectedVersions) {
-        if (!closed.isEmpty()) {
-            throw new IllegalStateException("a watch of the audit ended, revisions may be missing: " + closed);
-        }
+        requireEveryRevision();
         List<FalseTrue> found = new ArrayList<>();
         for (var e : olmConditions.entrySet()) {
-            Map<String, Object> upgradeable = null;
-            if (e.getValue().getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
-                    && spec.get("conditions") instanceof List<?> conditions) {
-                upgradeable = conditions.stream().map(c -> (Map<String, Object>) c)
-                        .filter(c -> "Upgradeable".equals(c.get("type"))).findFirst().orElse(null);
-            }
+            Map<String, Object> upgradeable = io.kubevirt.hco.simulator.Cluster.upgradeableOf(e.getValue());
             if (upgradeable == null || !"True".equals(upgradeable.get("status"))) {
                 continue;
             }
@@ -155,14 +151,21 @@ final class RevisionAudit implements AutoCloseable {
         return found;
     }
 
+    /** The audit's claims need every revision: a watch that ended may have missed some. */
+    private void requireEveryRevision() {
+        if (!closed.isEmpty()) {
+            throw new IllegalStateException("a watch of the audit ended, revisions may be missing: " + closed);
+        }
+    }
+
     private void nothingInstalled(long revision, List<FalseTrue> found) {
         var h = hco.floorEntry(revision);
-        if (h != null && !Boolean.TRUE.equals(h.getValue().getAdditionalProperties().get("deleted"))) {
+        if (h != null && !isDeleted(h.getValue())) {
             found.add(new FalseTrue(revision, "HyperConverged", "NoStackInstalled while a HyperConverged exists"));
         }
         for (var c : components.entrySet()) {
             var at = c.getValue().floorEntry(revision);
-            if (at != null && !Boolean.TRUE.equals(at.getValue().getAdditionalProperties().get("deleted"))) {
+            if (at != null && !isDeleted(at.getValue())) {
                 found.add(new FalseTrue(revision, c.getKey(), "NoStackInstalled while it exists"));
             }
         }
@@ -185,15 +188,7 @@ final class RevisionAudit implements AutoCloseable {
 
     /** The release a HyperConverged revision records as installed (status.versions, "operator"), or null. */
     static String recordedRelease(GenericKubernetesResource hco) {
-        if (hco.getAdditionalProperties().get("status") instanceof Map<?, ?> status
-                && status.get("versions") instanceof List<?> versions) {
-            for (Object v : versions) {
-                if (v instanceof Map<?, ?> m && StackSnapshots.OPERATOR_VERSION_RECORD.equals(m.get("name"))) {
-                    return (String) m.get("version");
-                }
-            }
-        }
-        return null;
+        return StackSnapshots.recordedVersion(SERIALIZATION.convertValue(hco, io.kubevirt.hco.api.v1beta1.HyperConverged.class));
     }
 
     /** The revision everything seen so far has reached: a marker for "after this point". */
@@ -249,7 +244,7 @@ final class RevisionAudit implements AutoCloseable {
     /** Why this revision of a component CR is not converged at {@code version}, or null when it is. */
     @SuppressWarnings("unchecked")
     static String notConverged(GenericKubernetesResource cr, String version) {
-        if (Boolean.TRUE.equals(cr.getAdditionalProperties().get("deleted"))) {
+        if (isDeleted(cr)) {
             return "deleted";
         }
         if (!(cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
