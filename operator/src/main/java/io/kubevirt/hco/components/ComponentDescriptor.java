@@ -26,13 +26,22 @@ import io.kubevirt.hco.core.ObservationEvidence;
  *        the component runs, which the gate compares with the expected one
  * @param annotationsFunction the annotations the component reads from its CR besides the spec, as
  *        upstream sets them, from the desired spec (CDI's config authority, KubeVirt's AlignCPUs)
+ * @param renderedPaths for a component proven by a status written after our spec write: the spec
+ *        fields (dotted paths) its status-writing operator renders into its operands, read in its
+ *        sources; a change elsewhere makes it write nothing (see {@link RenderedSpec}). Null: all of them
  */
 public record ComponentDescriptor(String name, String group, String version, String kind, String plural,
         String crName, boolean namespaced, boolean statusSubresource, String versionEnv, String observedVersionField, String targetVersionField,
         String pausedField, ObservationEvidence evidence,
         BiFunction<HyperConvergedSpec, SpecContext, Map<String, Object>> specFunction, String settingEnv,
         String requiredApiGroup, String jsonPatchAnnotation, java.util.List<String> gateSpecFields,
-        java.util.function.Function<Map<String, Object>, Map<String, String>> annotationsFunction) {
+        java.util.function.Function<Map<String, Object>, Map<String, String>> annotationsFunction,
+        java.util.List<String> renderedPaths) {
+
+    /** The part of a desired spec this component's status follows (the whole spec unless {@code renderedPaths} says otherwise). */
+    public Map<String, Object> renderedSpec(Map<String, Object> desiredSpec) {
+        return RenderedSpec.of(desiredSpec, renderedPaths);
+    }
 
     /** The annotations this operator sets on the component's CR for a desired spec (empty when none). */
     public Map<String, String> annotations(Map<String, Object> desiredSpec) {

@@ -45,6 +45,8 @@ public class ComponentWriter {
     private static final Logger LOG = Logger.getLogger(ComponentWriter.class);
     public static final String FIELD_MANAGER = "hco-operator";
     public static final String SPEC_HASH = "hco.kubevirt.io/spec-hash";
+    /** The fingerprint of the part of our intent the component's status follows ({@link ComponentDescriptor#renderedSpec}). */
+    public static final String RENDERED_HASH = "hco.kubevirt.io/rendered-hash";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
     public static final String PART_OF = "app.kubernetes.io/part-of";
     public static final String OWNER = "hco.kubevirt.io/owner";
@@ -106,27 +108,29 @@ public class ComponentWriter {
         } else if (!specInSync && settings.components().serverSideApply()) {
             specInSync = serverKeepsIt(d, current, desired, namespace, owner, hash);
         }
-        java.time.Duration hold = specInSync ? java.time.Duration.ZERO : holdBeforeSpecWrite(d, current);
+        String recordedStatus = annotation(current, ObservationReader.STATUS_AT_SPEC_WRITE);
+        // a write that leaves the spec as it is (labels, annotations), or changes only what the
+        // component does not render, keeps the record: the component has nothing new to report,
+        // and would not write its status again for it
+        boolean keepsRecord = recordedStatus != null && (specInSync || rendersAsBefore(d, current, desired));
+        java.time.Duration hold = specInSync || keepsRecord ? java.time.Duration.ZERO : holdBeforeSpecWrite(d, current);
         if (!hold.isZero()) {
             held.put(d.name(), hold);
             LOG.debugf("%s %s: spec write held for %s ms after its last status write", d.kind(), d.crName(),
                     hold.toMillis());
             return null;
         }
-        String recordedStatus = annotation(current, ObservationReader.STATUS_AT_SPEC_WRITE);
         boolean metadataInSync = recordedStatus != null && sameIntent
                 && owner.equals(labels(current).get(OWNER)) && labels(current).containsKey(MANAGED_BY)
-                && carries(current, d.annotations(desired));
+                && carries(current, d.annotations(desired))
+                && SpecJson.fingerprint(d.renderedSpec(desired)).equals(annotation(current, RENDERED_HASH));
         if (specInSync && metadataInSync) {
             return null;
         }
         boolean outOfBand = !specInSync && sameIntent;
-        // a spec write records the status as it stands now; the write is tested against the
-        // resourceVersion read, so "now" is exactly this status (a 409 retries on fresh data). A
-        // write that leaves the spec as it is (labels, annotations) keeps the record: the component
-        // has nothing new to observe, and would not write its status again for it
-        String statusAtWrite = specInSync && recordedStatus != null ? recordedStatus
-                : ObservationReader.statusFingerprint(current);
+        // any other write records the status as it stands now; the write is tested against the
+        // resourceVersion read, so "now" is exactly this status (a 409 retries on fresh data)
+        String statusAtWrite = keepsRecord ? recordedStatus : ObservationReader.statusFingerprint(current);
         GenericKubernetesResource written = write(d, namespace,
                 intent(d, namespace, owner, hash, statusAtWrite, desired, current.getMetadata().getResourceVersion()),
                 current);
@@ -140,6 +144,20 @@ public class ComponentWriter {
         }
         LOG.infof("updated %s %s (%s)", d.kind(), d.crName(), specInSync ? "labels and annotations" : "spec");
         return record(d, hash, desired, written);
+    }
+
+    /**
+     * Whether the part of our intent the component renders is what our last write gave it, and is
+     * there as we wrote it (an out-of-band edit of it is reverted with a new record: the component
+     * rolls its operands back). Only components with {@code renderedPaths} can tell: for the others
+     * the rendered part is the whole spec, and a spec write changes it.
+     */
+    private static boolean rendersAsBefore(ComponentDescriptor d, GenericKubernetesResource current,
+            Map<String, Object> desired) {
+        Map<String, Object> rendered = d.renderedSpec(desired);
+        return d.renderedPaths() != null
+                && SpecJson.fingerprint(rendered).equals(annotation(current, RENDERED_HASH))
+                && OwnedFields.contained(rendered, current.getAdditionalProperties().get("spec"));
     }
 
     /** See {@link #STATUS_QUIET}; zero when the write may go now. */
@@ -288,6 +306,7 @@ public class ComponentWriter {
         cr.setKind(d.kind());
         Map<String, String> annotations = new LinkedHashMap<>(d.annotations(desired));
         annotations.put(SPEC_HASH, hash);
+        annotations.put(RENDERED_HASH, SpecJson.fingerprint(d.renderedSpec(desired)));
         annotations.put(ObservationReader.STATUS_AT_SPEC_WRITE, statusAtWrite);
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(MANAGED_BY, "hco-operator");

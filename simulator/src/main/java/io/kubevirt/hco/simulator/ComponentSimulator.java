@@ -22,9 +22,12 @@ import io.fabric8.kubernetes.client.WatcherException;
 
 /**
  * Plays the four component operators with the status habits of the real ones: conditions carry
- * whole-second times ({@code metav1.Time}), heartbeats from the component's own clock; CDI writes
- * its status with whole-object updates (its CRD has no status subresource); a status is written
- * only when it differs from the one there. Two ways to run it:
+ * whole-second times ({@code metav1.Time}), heartbeats from the component's own clock (none for
+ * cluster-network-addons); CDI writes its status with whole-object updates (its CRD has no status
+ * subresource); a status is written only when it differs from the one there, heartbeats aside; a
+ * change of what an operator renders rolls its operands, which cluster-network-addons reports as
+ * Progressing and CDI as Degraded for a moment, and a change of anything else makes it write
+ * nothing. Two ways to run it:
  * <ul>
  * <li>{@link #watch()}: event-only, as the real ones run: a component reconciles when its CR's
  * spec changes, or when it is told to change (behaviour, version); a quiet stack writes nothing;</li>
@@ -61,7 +64,13 @@ public class ComponentSimulator implements AutoCloseable {
     /** When each component first saw the spec it has not looked at yet (slow followers). */
     private final Map<String, Instant> pendingSince = new ConcurrentHashMap<>();
     private final Map<String, String> refreshedFor = new ConcurrentHashMap<>();
-    /** The spec each component's last written status reflects: ground truth for {@link #converged}. */
+    /** The part of the spec each component renders, as it last looked at it. */
+    private final Map<String, String> processedRendered = new ConcurrentHashMap<>();
+    /** Until when each component's operands roll after a change of what it renders. */
+    private final Map<String, Instant> rollingUntil = new ConcurrentHashMap<>();
+    /** How long operands roll: the real cluster-network-addons wrote Progressing and Available within a second. */
+    static final java.time.Duration ROLLOUT = java.time.Duration.ofMillis(300);
+    /** The rendered spec each component's last written status reflects: ground truth for {@link #converged}. */
     private final Map<String, String> reportedSpec = new ConcurrentHashMap<>();
     private final List<Watch> watches = new ArrayList<>();
     private final Clock clock = Clock.systemUTC();
@@ -152,16 +161,16 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     /**
-     * Ground truth: the last status this component wrote was healthy at {@code version}, for the
-     * spec its CR carries now, and it has not moved on since (reconciles and changes of behaviour
-     * are serialized, so this is exact).
+     * Ground truth: the last status this component wrote was healthy at {@code version}, for what it
+     * renders of the spec its CR carries now, and it has not moved on since (reconciles and changes
+     * of behaviour are serialized, so this is exact).
      */
     public synchronized boolean converged(String component, String version) {
         SimulatedComponent d = descriptor(component);
         GenericKubernetesResource cr = d.read(client, namespace);
         return cr != null && version.equals(reportedVersion.get(component))
                 && version.equals(runningVersion.get(component))
-                && Objects.equals(reportedSpec.get(component), specOf(cr));
+                && Objects.equals(reportedSpec.get(component), renderedOf(d, cr));
     }
 
     /** Periodic mode (demo, dev mode): every component reconciles every {@code periodMillis}, heartbeats refreshed. */
@@ -339,14 +348,45 @@ public class ComponentSimulator implements AutoCloseable {
                 return;
             }
             pendingSince.remove(name);
+            String rendered = renderedOf(d, cr);
+            String before = processedRendered.put(name, rendered);
+            if (d.rolloutCondition() != null && before != null && !before.equals(rendered)) {
+                rollingUntil.put(name, clock.instant().plus(ROLLOUT));
+            }
             processedSpec.put(name, spec);
             processedGeneration.put(name, cr.getMetadata().getGeneration());
         }
-        Object status = status(d, cr, refresh);
-        if (!refresh && StatusJson.same(status, cr.getAdditionalProperties().get("status"))) {
+        Instant rollsUntil = rollingUntil.get(name);
+        boolean rolling = rollsUntil != null && clock.instant().isBefore(rollsUntil);
+        if (!rolling) {
+            rollingUntil.remove(name);
+        } else if (loop != null) {
+            loop.schedule(() -> reconcileQuietly(d, false),
+                    java.time.Duration.between(clock.instant(), rollsUntil).toMillis() + 1, TimeUnit.MILLISECONDS);
+        }
+        Object status = status(d, cr, rolling);
+        if ((!refresh || d.heartbeatField() == null)
+                && sameButHeartbeats(d, status, cr.getAdditionalProperties().get("status"))) {
             return;
         }
-        writeStatus(d, cr, status, atWrite, true);
+        writeStatus(d, cr, status, atWrite, !rolling);
+    }
+
+    /** The real operators compare what they computed with what is there, heartbeats aside, and write only a difference. */
+    private static boolean sameButHeartbeats(SimulatedComponent d, Object computed, Object there) {
+        return StatusJson.same(withoutHeartbeats(d, computed), withoutHeartbeats(d, there));
+    }
+
+    private static Object withoutHeartbeats(SimulatedComponent d, Object status) {
+        Object copy = StatusJson.normalize(status);
+        if (d.heartbeatField() != null && copy instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> conditions) {
+            conditions.forEach(c -> {
+                if (c instanceof Map<?, ?> m) {
+                    m.remove(d.heartbeatField());
+                }
+            });
+        }
+        return copy;
     }
 
     private void writeStatus(SimulatedComponent d, GenericKubernetesResource cr, Object status, Runnable atWrite,
@@ -373,7 +413,7 @@ public class ComponentSimulator implements AutoCloseable {
             reportedSpec.remove(name);
         } else if (behaviour.get(name) == Behaviour.HEALTHY) {
             reportedVersion.put(name, runningVersion.get(name));
-            reportedSpec.put(name, processedSpec.get(name));
+            reportedSpec.put(name, processedRendered.get(name));
         } else {
             reportedVersion.remove(name);
             reportedSpec.remove(name);
@@ -388,14 +428,14 @@ public class ComponentSimulator implements AutoCloseable {
             String now = componentNow(d);
             for (Object c : conditions) {
                 if (c instanceof Map<?, ?> m) {
-                    ((Map<String, Object>) m).put(d.heartbeatField(), now);
+                    ((Map<String, Object>) m).put(d.heartbeatField() == null ? "lastHeartbeatTime" : d.heartbeatField(), now);
                 }
             }
         }
         return status;
     }
 
-    private Object status(SimulatedComponent d, GenericKubernetesResource cr, boolean refresh) {
+    private Object status(SimulatedComponent d, GenericKubernetesResource cr, boolean rolling) {
         Behaviour b = behaviour.get(d.name());
         if (b == Behaviour.GARBAGE) {
             return Map.of("conditions", "all good, trust me", "observedGeneration", "seven");
@@ -406,11 +446,16 @@ public class ComponentSimulator implements AutoCloseable {
         String now = componentNow(d);
         Map<String, Map<String, Object>> before = conditionsOf(cr);
         List<Map<String, Object>> conditions = new ArrayList<>();
-        conditions.add(condition(d, before, "Available", "True", "AsExpected", now));
-        conditions.add(condition(d, before, "Progressing", progressing ? "True" : "False",
-                progressing ? "Upgrading" : "AsExpected", now));
-        conditions.add(condition(d, before, "Degraded", b == Behaviour.DEGRADED ? "True" : "False",
-                b == Behaviour.DEGRADED ? "PodsCrashLooping" : "AsExpected", now));
+        // while its operands roll, cluster-network-addons says Progressing (and Available False,
+        // "Startup"), CDI's SDK finds a Deployment not ready and says Degraded
+        boolean rollsProgressing = rolling && "Progressing".equals(d.rolloutCondition());
+        boolean rollsDegraded = rolling && "Degraded".equals(d.rolloutCondition());
+        conditions.add(condition(d, before, "Available", rollsProgressing ? "False" : "True",
+                rollsProgressing ? "Startup" : "AsExpected", now));
+        conditions.add(condition(d, before, "Progressing", progressing || rollsProgressing ? "True" : "False",
+                progressing ? "Upgrading" : rollsProgressing ? "Deploying" : "AsExpected", now));
+        conditions.add(condition(d, before, "Degraded", b == Behaviour.DEGRADED || rollsDegraded ? "True" : "False",
+                b == Behaviour.DEGRADED ? "PodsCrashLooping" : rollsDegraded ? "DeploymentNotReady" : "AsExpected", now));
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("conditions", conditions);
         status.put(d.observedVersionField(), progressing ? previous : version);
@@ -442,7 +487,9 @@ public class ComponentSimulator implements AutoCloseable {
         c.put("reason", reason);
         c.put("message", type + " is " + status);
         c.put("lastTransitionTime", transition);
-        c.put(d.heartbeatField(), d.reportsObservedGeneration() ? transition : now);
+        if (d.heartbeatField() != null) {
+            c.put(d.heartbeatField(), d.reportsObservedGeneration() ? transition : now);
+        }
         return c;
     }
 
@@ -467,6 +514,24 @@ public class ComponentSimulator implements AutoCloseable {
 
     private static String specOf(GenericKubernetesResource cr) {
         return StatusJson.fingerprint(cr.getAdditionalProperties().get("spec"));
+    }
+
+    /** What the operator renders of its CR's spec (all of it unless its descriptor names the parts). */
+    @SuppressWarnings("unchecked")
+    private static String renderedOf(SimulatedComponent d, GenericKubernetesResource cr) {
+        Object spec = StatusJson.normalize(cr.getAdditionalProperties().get("spec"));
+        if (d.renderedPaths() == null || !(spec instanceof Map<?, ?>)) {
+            return StatusJson.fingerprint(spec);
+        }
+        Map<String, Object> rendered = new LinkedHashMap<>();
+        for (String path : d.renderedPaths()) {
+            Object value = spec;
+            for (String key : path.split("\\.")) {
+                value = value instanceof Map<?, ?> m ? m.get(key) : null;
+            }
+            rendered.put(path, value);
+        }
+        return StatusJson.fingerprint(rendered);
     }
 
     private static SimulatedComponent descriptor(String component) {

@@ -21,11 +21,18 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
  * @param image the image repository's last path segment (virt-operator, cdi-operator, …)
  * @param versionEnv the env var the real image reads its version from (virt-operator:
  *        KUBEVIRT_VERSION; the others: OPERATOR_VERSION)
+ * @param heartbeatField the condition field stamped on every status write; null when none
+ *        (cluster-network-addons v0.100.0 sets its conditions without a heartbeat)
+ * @param renderedPaths the spec fields (dotted) the operator renders into its operands; null: all.
+ *        A change elsewhere rolls nothing, and it writes nothing for it
+ * @param rolloutCondition the condition it reports True while its operands roll after a change of
+ *        what it renders (cluster-network-addons: Progressing, with Available False; CDI: Degraded,
+ *        from its SDK's deployment check); null when it reports the new spec at once
  */
 public record SimulatedComponent(String name, String group, String version, String kind, String plural,
         String crName, boolean namespaced, StatusWrite statusWrite, String observedVersionField,
         String targetVersionField, String pausedField, boolean reportsObservedGeneration, String heartbeatField,
-        String image, String versionEnv) {
+        String image, String versionEnv, List<String> renderedPaths, String rolloutCondition) {
 
     /**
      * How the operator writes its CR's status, as far as its shipped RBAC allows it (upstream
@@ -43,21 +50,23 @@ public record SimulatedComponent(String name, String group, String version, Stri
 
     public static final SimulatedComponent KUBEVIRT = new SimulatedComponent("KubeVirt", "kubevirt.io", "v1",
             "KubeVirt", "kubevirts", "kubevirt-kubevirt-hyperconverged", true, StatusWrite.UPDATE_STATUS, "observedKubeVirtVersion",
-            "targetKubeVirtVersion", null, true, "lastProbeTime", "virt-operator", "KUBEVIRT_VERSION");
+            "targetKubeVirtVersion", null, true, "lastProbeTime", "virt-operator", "KUBEVIRT_VERSION", null, null);
 
     /** CDI's CRD has no status subresource: its operator writes status with whole-object updates. */
     public static final SimulatedComponent CDI = new SimulatedComponent("CDI", "cdi.kubevirt.io", "v1beta1", "CDI",
             "cdis", "cdi-kubevirt-hyperconverged", false, StatusWrite.UPDATE_OBJECT, "observedVersion", "targetVersion", null, false,
-            "lastHeartbeatTime", "cdi-operator", "OPERATOR_VERSION");
+            "lastHeartbeatTime", "cdi-operator", "OPERATOR_VERSION",
+            List.of("imagePullPolicy", "priorityClass", "infra", "config.logVerbosity", "config.imagePullSecrets"),
+            "Degraded");
 
     public static final SimulatedComponent NETWORK_ADDONS = new SimulatedComponent("NetworkAddonsConfig",
             "networkaddonsoperator.network.kubevirt.io", "v1", "NetworkAddonsConfig", "networkaddonsconfigs",
-            "cluster", false, StatusWrite.PATCH_STATUS, "observedVersion", "targetVersion", null, false, "lastHeartbeatTime",
-            "cluster-network-addons-operator", "OPERATOR_VERSION");
+            "cluster", false, StatusWrite.PATCH_STATUS, "observedVersion", "targetVersion", null, false, null,
+            "cluster-network-addons-operator", "OPERATOR_VERSION", null, "Progressing");
 
     public static final SimulatedComponent SSP = new SimulatedComponent("SSP", "ssp.kubevirt.io", "v1beta3", "SSP",
             "ssps", "ssp-kubevirt-hyperconverged", true, StatusWrite.UPDATE_STATUS, "observedVersion", "targetVersion", "paused", true,
-            "lastHeartbeatTime", "ssp-operator", "OPERATOR_VERSION");
+            "lastHeartbeatTime", "ssp-operator", "OPERATOR_VERSION", null, null);
 
     public static final List<SimulatedComponent> ALL = List.of(KUBEVIRT, CDI, NETWORK_ADDONS, SSP);
 
