@@ -34,7 +34,7 @@ final class CdiSpec {
         return Fields.object()
                 .put("uninstallStrategy", spec.uninstallStrategy.name())
                 .put("config", config)
-                .put("certConfig", SpecJson.toMap(spec.certConfig))
+                .put("certConfig", GoDuration.canonicalCertConfig(spec.certConfig))
                 // CDI's infra is a NodePlacement inlined in its ComponentConfig, workload a NodePlacement
                 .put("infra", spec.infra == null ? null : SpecJson.toMap(spec.infra.nodePlacement))
                 .put("workload", spec.workloads == null ? null : SpecJson.toMap(spec.workloads.nodePlacement))

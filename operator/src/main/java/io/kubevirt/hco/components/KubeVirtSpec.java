@@ -61,7 +61,7 @@ final class KubeVirtSpec {
 
     static Map<String, Object> of(HyperConvergedSpec spec, SpecContext ctx) {
         return Fields.object()
-                .put("certificateRotateStrategy", Fields.object().put("selfSigned", SpecJson.toMap(spec.certConfig)))
+                .put("certificateRotateStrategy", Fields.object().put("selfSigned", GoDuration.canonicalCertConfig(spec.certConfig)))
                 .put("configuration", configuration(spec, ctx))
                 .put("infra", componentConfig(spec.infra, !ctx.highlyAvailable()))
                 .put("workloads", componentConfig(spec.workloads, false))

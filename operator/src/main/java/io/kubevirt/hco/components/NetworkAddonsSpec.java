@@ -36,8 +36,10 @@ final class NetworkAddonsSpec {
         out.put("placementConfiguration", Fields.object().put("infra", placement(spec.infra))
                 .put("workloads", placement(spec.workloads)));
         out.put("selfSignConfiguration", Fields.object()
-                .put("caRotateInterval", ca.duration).put("caOverlapInterval", ca.renewBefore)
-                .put("certRotateInterval", server.duration).put("certOverlapInterval", server.renewBefore));
+                .put("caRotateInterval", GoDuration.canonical(ca.duration))
+                .put("caOverlapInterval", GoDuration.canonical(ca.renewBefore))
+                .put("certRotateInterval", GoDuration.canonical(server.duration))
+                .put("certOverlapInterval", GoDuration.canonical(server.renewBefore)));
         out.put("tlsSecurityProfile", TlsProfiles.asProfile(spec.tlsSecurityProfile));
         return out.map();
     }

@@ -16,32 +16,40 @@ import io.kubevirt.hco.core.SpecState;
  */
 record ComponentRevision(long resourceVersion, long generation, long specFromHcoGeneration, String statusAtSpecWrite,
         Long observedGeneration, String observedVersion, String targetVersion, List<Condition> conditions,
-        Truth truthAtReport) {
+        Truth truthAtReport, long renderedFromHco, long renderedGeneration) {
 
     static final long FOREIGN_SPEC = -1;
 
-    /** The operator's spec write: tested against the resourceVersion read, so the status it records is this one's. */
-    ComponentRevision withSpec(long rv, long hcoGeneration) {
-        return new ComponentRevision(rv, generation + 1, hcoGeneration, statusFingerprint(), observedGeneration,
-                observedVersion, targetVersion, conditions, truthAtReport);
+    /**
+     * The operator's spec write: tested against the resourceVersion read, so the status it records is
+     * this one's; {@code keepRecord} keeps the record of the last write instead (ComponentWriter does
+     * for a write that changes nothing the component renders). {@code rendered}: the HyperConverged
+     * generation whose rendered part this spec carries (the rendered-hash annotation).
+     */
+    ComponentRevision withSpec(long rv, long hcoGeneration, long rendered, boolean keepRecord) {
+        boolean renderedChanged = rendered != renderedFromHco || specFromHcoGeneration == FOREIGN_SPEC;
+        return new ComponentRevision(rv, generation + 1, hcoGeneration, keepRecord ? statusAtSpecWrite : statusFingerprint(),
+                observedGeneration, observedVersion, targetVersion, conditions, truthAtReport, rendered,
+                renderedChanged ? generation + 1 : renderedGeneration);
     }
 
-    /** {@code kubectl edit} of the spec: our annotations stay as they were. */
+    /** {@code kubectl edit} of the spec (of what the component renders): our annotations stay as they were. */
     ComponentRevision withForeignSpec(long rv) {
         return new ComponentRevision(rv, generation + 1, FOREIGN_SPEC, statusAtSpecWrite, observedGeneration,
-                observedVersion, targetVersion, conditions, truthAtReport);
+                observedVersion, targetVersion, conditions, truthAtReport, renderedFromHco, generation + 1);
     }
 
     ComponentRevision withStatus(long rv, Report report) {
         return new ComponentRevision(rv, generation, specFromHcoGeneration, statusAtSpecWrite,
                 report.observedGeneration(), report.observedVersion(), report.targetVersion(), report.conditions(),
-                report.truth());
+                report.truth(), renderedFromHco, renderedGeneration);
     }
 
     /** The same content, now also what the component computes from {@code truth} (a write that changes nothing). */
     ComponentRevision confirmedBy(Truth truth) {
         return new ComponentRevision(resourceVersion, generation, specFromHcoGeneration, statusAtSpecWrite,
-                observedGeneration, observedVersion, targetVersion, conditions, truth);
+                observedGeneration, observedVersion, targetVersion, conditions, truth, renderedFromHco,
+                renderedGeneration);
     }
 
     /** What the operator's fingerprint of the status depends on: its whole content, heartbeats included. */
@@ -52,10 +60,26 @@ record ComponentRevision(long resourceVersion, long generation, long specFromHco
         return Integer.toHexString(Objects.hash(observedGeneration, observedVersion, targetVersion, conditions));
     }
 
+    /**
+     * What the real operators compare before they write: every value but the condition times (CDI's
+     * SDK compares condition statuses, cluster-network-addons and virt-operator whole statuses whose
+     * times move only with a change).
+     */
     boolean sameStatus(Report report) {
         return Objects.equals(observedGeneration, report.observedGeneration())
                 && Objects.equals(observedVersion, report.observedVersion())
-                && Objects.equals(targetVersion, report.targetVersion()) && conditions.equals(report.conditions());
+                && Objects.equals(targetVersion, report.targetVersion())
+                && timeless(conditions).equals(timeless(report.conditions()));
+    }
+
+    /** The same content, times included: nothing to write at all. */
+    boolean sameContent(Report report) {
+        return sameStatus(report) && conditions.equals(report.conditions());
+    }
+
+    private static List<Condition> timeless(List<Condition> conditions) {
+        return conditions.stream().map(c -> new Condition(c.type(), c.status(), c.reason(), c.message(),
+                c.observedGeneration(), null)).toList();
     }
 
     ComponentObservation observation(SpecState spec) {

@@ -94,6 +94,55 @@ class GateModelTest {
         assertThat(violating).isPositive();
     }
 
+    /**
+     * Sensitivity of the writer's record rule (issue #29, item 5). Renewing the "status at spec
+     * write" record on every write, as before, waits for a status CDI never writes after a change of
+     * what it does not render: the model finds schedules that never open. Keeping the record on
+     * every write lets a status written before a change of what a component renders prove it: the
+     * model finds OLM reading True too early.
+     */
+    @Test
+    void theModelFindsTheStallOfAWriterThatRenewsTheRecordOnEveryWrite() {
+        int stalled = schedulesNotSettling(() -> new StackModel(StackModel.WriterRule.RENEWS_ALWAYS), SEED + 5);
+        System.out.printf("[model] record renewed on every write: %d of %d schedules never open%n", stalled,
+                SCHEDULES * 4);
+        assertThat(stalled).isPositive();
+    }
+
+    @Test
+    void theModelFindsTheFalseTrueOfAWriterThatKeepsTheRecordOnEveryWrite() {
+        int violating = schedulesViolating(() -> new StackModel(StackModel.WriterRule.KEEPS_ALWAYS), SEED + 6,
+                v -> true);
+        System.out.printf("[model] record kept on every write: %d of %d schedules let OLM read True too early%n",
+                violating, SCHEDULES * 4);
+        assertThat(violating).isPositive();
+    }
+
+    /**
+     * Without the one-second hold, a component whose condition times are whole-second transition
+     * times (cluster-network-addons) can roll and settle within the second of its last transition,
+     * and its status then comes back identical to the one recorded: the model counts how often.
+     */
+    @Test
+    void theModelCountsTheStallsOfAWriterWithoutTheHold() {
+        int stalled = schedulesNotSettling(() -> new StackModel(StackModel.WriterRule.NO_HOLD), SEED + 7);
+        System.out.printf("[model] no hold before renewing the record: %d of %d schedules never open%n", stalled,
+                SCHEDULES * 4);
+    }
+
+    /** How many of 4 × SCHEDULES schedules of a weakened model fail to open once everything settles. */
+    private static int schedulesNotSettling(java.util.function.Supplier<StackModel> weakened, long seed) {
+        int[] stalled = { 0 };
+        qt().withExamples(SCHEDULES * 4).withFixedSeed(seed).forAll(schedules()).checkAssert(schedule -> {
+            StackModel model = weakened.get();
+            schedule.forEach(model::step);
+            if (model.settle() != null) {
+                stalled[0]++;
+            }
+        });
+        return stalled[0];
+    }
+
     /** How many of 4 × SCHEDULES schedules of a weakened model end with a violation the filter accepts. */
     private static int schedulesViolating(java.util.function.Supplier<StackModel> weakened, long seed,
             java.util.function.Predicate<String> counted) {

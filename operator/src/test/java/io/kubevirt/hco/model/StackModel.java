@@ -42,6 +42,16 @@ final class StackModel {
     static final ObservationEvidence[] EVIDENCE = { ObservationEvidence.OBSERVED_GENERATION,
             ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC, ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC,
             ObservationEvidence.OBSERVED_GENERATION };
+    /**
+     * Which components render only part of their spec (CDI: cdi-operator renders the pull policy,
+     * placement, log verbosity…, not spec.config): an edit may change the rest only, after which
+     * such a component writes nothing. The others render every field we set.
+     */
+    static final boolean[] RENDERS_PART = { false, true, false, false };
+    /** Which components set no heartbeat: their condition times are transition times (cluster-network-addons). */
+    static final boolean[] TRANSITION_TIMES_ONLY = { false, false, true, false };
+    /** ComponentWriter.STATUS_QUIET: a write that renews the status record waits this long after that status was first seen. */
+    static final Duration STATUS_QUIET = Duration.ofSeconds(1);
     /** Component clock offsets a "clock" step picks from: up to 10 s either way. */
     static final int[] CLOCK_OFFSETS_S = { -10, -3, 3, 10 };
     static final Duration WINDOW = Duration.ofSeconds(5);
@@ -90,6 +100,20 @@ final class StackModel {
      * refused deletion left the previous decision in place.
      */
     final boolean deleteBeforeEvaluating;
+    /** The writer's rule for the "status at spec write" record (sensitivity checks weaken it). */
+    final WriterRule writerRule;
+
+    /** How ComponentWriter treats the status record on a spec write. */
+    enum WriterRule {
+        /** As shipped: renewed when what the component renders changed, after the one-second hold. */
+        SHIPPED,
+        /** Renewed on every spec write (the rule before issue #29 item 5): waits for writes that never come. */
+        RENEWS_ALWAYS,
+        /** Kept on every spec write: an old status would prove a new spec. */
+        KEEPS_ALWAYS,
+        /** Renewed as shipped, without the hold: a status can come back identical, to the second. */
+        NO_HOLD
+    }
 
     // ---- releases and OLM ----
     int installed = 1;
@@ -111,12 +135,23 @@ final class StackModel {
     }
 
     StackModel(boolean clockEvidence, boolean deleteBeforeEvaluating) {
+        this(clockEvidence, deleteBeforeEvaluating, WriterRule.SHIPPED);
+    }
+
+    StackModel(WriterRule writerRule) {
+        this(false, false, writerRule);
+    }
+
+    private StackModel(boolean clockEvidence, boolean deleteBeforeEvaluating, WriterRule writerRule) {
         this.clockEvidence = clockEvidence;
         this.deleteBeforeEvaluating = deleteBeforeEvaluating;
-        hco.add(new HcoRevision(rv++, 1, null, null, false));
+        this.writerRule = writerRule;
+        long[] renderedAt = new long[N];
+        Arrays.fill(renderedAt, 1);
+        hco.add(new HcoRevision(rv++, 1, null, null, false, renderedAt));
         for (int c = 0; c < N; c++) {
             crs.add(new ArrayList<>());
-            truth[c] = new Truth(null, 0, true, false);
+            truth[c] = new Truth(null, 0, true, false, false);
         }
         startProcess();
     }
@@ -142,7 +177,7 @@ final class StackModel {
         trace.add(STEPS[Math.min(kind, STEPS.length - 1)].replace("#", COMPONENTS[c]).replace("k", Integer.toString(k)));
         keepReportDeadlines();
         switch (kind) {
-            case 0 -> editSpec();
+            case 0 -> editSpec(k % 2 == 1);
             case 1 -> progress(c);
             case 2 -> { compute(c, false); land(c); }
             case 3 -> { compute(c, true); land(c); }
@@ -212,25 +247,44 @@ final class StackModel {
         }
     }
 
-    void editSpec() {
+    /** An edit of the HyperConverged; {@code renderedByAll}: it also changes what CDI renders (else only its config). */
+    void editSpec(boolean renderedByAll) {
         HcoRevision last = last(hco);
-        hco.add(new HcoRevision(rv++, last.generation() + 1, last.observedGeneration(), last.recordedVersion(),
-                last.deleting()));
+        long generation = last.generation() + 1;
+        long[] renderedAt = last.renderedAt().clone();
+        for (int c = 0; c < N; c++) {
+            if (!RENDERS_PART[c] || renderedByAll) {
+                renderedAt[c] = generation;
+            }
+        }
+        hco.add(new HcoRevision(rv++, generation, last.observedGeneration(), last.recordedVersion(), last.deleting(),
+                renderedAt));
     }
 
-    /** The component operator works: starts or finishes its upgrade to the installed version, or processes its spec. */
+    /**
+     * The component operator works: starts or finishes its upgrade to the installed version, or
+     * processes its spec. A component proven by its status writes rolls its operands when what it
+     * renders changed, and reports that (Progressing) before the roll ends: the roll ends only once
+     * its status said so.
+     */
     void progress(int c) {
         if (silent[c]) {
             return;
         }
         Truth t = truth[c];
-        long latestGeneration = crs.get(c).isEmpty() ? 0 : last(crs.get(c)).generation();
+        ComponentRevision latest = crs.get(c).isEmpty() ? null : last(crs.get(c));
+        long latestGeneration = latest == null ? 0 : latest.generation();
+        boolean rolls = EVIDENCE[c] == ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC && latest != null
+                && t.running() != null && latest.renderedGeneration() > t.processedGeneration();
+        boolean rollReported = t.rolling() && latest != null && latest.truthAtReport() != null
+                && latest.truthAtReport().rolling() && latest.truthAtReport().processedGeneration() == t.processedGeneration();
+        boolean rolling = rolls || (t.rolling() && !rollReported);
         if (!version().equals(t.running())) {
             truth[c] = t.upgrading() || t.running() == null
-                    ? new Truth(version(), latestGeneration, t.healthy(), false)
-                    : new Truth(t.running(), t.processedGeneration(), t.healthy(), true);
+                    ? new Truth(version(), latestGeneration, t.healthy(), false, false)
+                    : new Truth(t.running(), t.processedGeneration(), t.healthy(), true, t.rolling());
         } else {
-            truth[c] = new Truth(t.running(), latestGeneration, t.healthy(), false);
+            truth[c] = new Truth(t.running(), latestGeneration, t.healthy(), false, rolling);
         }
     }
 
@@ -240,20 +294,35 @@ final class StackModel {
             return;
         }
         Truth t = truth[c];
-        long crGeneration = last(crs.get(c)).generation();
+        ComponentRevision latest = last(crs.get(c));
+        long crGeneration = latest.generation();
         boolean byGeneration = EVIDENCE[c] == ObservationEvidence.OBSERVED_GENERATION;
         Long generation = byGeneration ? t.processedGeneration() : null;
-        Instant beat = componentNow(c);
+        // a component proven by its status writes says nothing of a spec it has not looked at; once
+        // it has, its operands roll (when what it renders changed) and it says Progressing
+        boolean progressing = t.upgrading() || t.rolling() || (byGeneration && t.processedGeneration() < crGeneration);
         List<Condition> conditions = new ArrayList<>();
-        conditions.add(new Condition("Available", t.running() != null && t.healthy() ? "True" : "False", null, null,
-                generation, beat));
-        conditions.add(new Condition("Progressing",
-                t.upgrading() || t.processedGeneration() < crGeneration ? "True" : "False", null, null, generation, beat));
+        conditions.add(condition(c, latest, "Available", t.running() != null && t.healthy() && !t.rolling(), generation));
+        conditions.add(condition(c, latest, "Progressing", progressing, generation));
         if (!partial) {
-            conditions.add(new Condition("Degraded", t.healthy() ? "False" : "True", null, null, generation, beat));
+            conditions.add(condition(c, latest, "Degraded", !t.healthy(), generation));
         }
         inFlight[c] = new ComponentRevision.Report(generation, t.running(),
                 t.upgrading() ? version() : t.running(), conditions, t);
+    }
+
+    /**
+     * A condition with its time: a heartbeat stamped at the write (CDI and the others), or for
+     * cluster-network-addons, which sets no heartbeat, the time of its last transition.
+     */
+    private Condition condition(int c, ComponentRevision latest, String type, boolean isTrue, Long generation) {
+        String status = isTrue ? "True" : "False";
+        Instant time = componentNow(c);
+        if (TRANSITION_TIMES_ONLY[c]) {
+            time = latest.conditions().stream().filter(x -> x.type().equals(type) && x.status().equals(status))
+                    .map(Condition::lastHeartbeatTime).findFirst().orElse(time);
+        }
+        return new Condition(type, status, null, null, generation, time);
     }
 
     /** metav1.Time: whole seconds of the component's own clock. */
@@ -302,7 +371,7 @@ final class StackModel {
                 x.reason(), x.message(), x.observedGeneration(), componentNow(c))).toList();
         ComponentRevision.Report report = new ComponentRevision.Report(latest.observedGeneration(),
                 latest.observedVersion(), latest.targetVersion(), refreshed, latest.truthAtReport());
-        if (!latest.sameStatus(report)) {
+        if (!latest.sameContent(report)) {
             crs.get(c).add(latest.withStatus(rv++, report));
             // the refreshed status reflects an older spec than the CR's: by the assumption, the
             // status that reflects the current one follows within half the window
@@ -329,7 +398,7 @@ final class StackModel {
 
     void setHealthy(int c, boolean healthy) {
         Truth t = truth[c];
-        truth[c] = new Truth(t.running(), t.processedGeneration(), healthy, t.upgrading());
+        truth[c] = new Truth(t.running(), t.processedGeneration(), healthy, t.upgrading(), t.rolling());
     }
 
     void setSilent(int c, boolean value) {
@@ -419,7 +488,8 @@ final class StackModel {
     void deleteHyperConverged() {
         HcoRevision last = last(hco);
         if (!last.deleting()) {
-            hco.add(new HcoRevision(rv++, last.generation(), last.observedGeneration(), last.recordedVersion(), true));
+            hco.add(new HcoRevision(rv++, last.generation(), last.observedGeneration(), last.recordedVersion(), true,
+                    last.renderedAt()));
         }
     }
 
@@ -442,6 +512,7 @@ final class StackModel {
             return;
         }
         String failure = null;
+        Instant heldUntil = null;
         int writes = 0;
         for (int c = 0; c < N && failure == null; c++) {
             if (writes >= maxWrites) {
@@ -456,7 +527,7 @@ final class StackModel {
                     break;
                 }
                 ComponentRevision created = new ComponentRevision(rv++, 1, h.generation(), "none", null, null, null,
-                        List.of(), null);
+                        List.of(), null, h.renderedAt()[c], 1);
                 history.add(created);
                 specWrittenAt.put(16L + c, now);
                 writes++;
@@ -466,7 +537,24 @@ final class StackModel {
                     failure = COMPONENTS[c] + ": 409 Conflict";
                     break;
                 }
-                ComponentRevision written = latest.withSpec(rv++, h.generation());
+                long rendered = h.renderedAt()[c];
+                boolean statusWritten = EVIDENCE[c] == ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC;
+                boolean rendersAsBefore = RENDERS_PART[c] && latest.renderedFromHco() == rendered
+                        && latest.specFromHcoGeneration() != ComponentRevision.FOREIGN_SPEC;
+                boolean keep = statusWritten && switch (writerRule) {
+                    case KEEPS_ALWAYS -> true;
+                    case RENEWS_ALWAYS -> false;
+                    default -> rendersAsBefore;
+                };
+                if (statusWritten && !keep && writerRule != WriterRule.NO_HOLD) {
+                    Instant due = p.holdUntil(c, latest.statusFingerprint(), now);
+                    if (due != null) {
+                        // held: the reconcile comes back after it, and the generation is not applied yet
+                        heldUntil = heldUntil == null || due.isBefore(heldUntil) ? due : heldUntil;
+                        continue;
+                    }
+                }
+                ComponentRevision written = latest.withSpec(rv++, h.generation(), rendered, keep);
                 history.add(written);
                 specWrittenAt.put(written.generation() * 16 + c, now);
                 writes++;
@@ -474,7 +562,7 @@ final class StackModel {
             }
         }
         Long applied = null;
-        if (failure == null) {
+        if (failure == null && heldUntil == null) {
             applied = h.generation();
             p.fullReconcileDone = true;
         }
@@ -503,6 +591,9 @@ final class StackModel {
         operatorConditionEvent = false;
         p.nextTimer = decision.recheckAfter() != null ? now.plus(decision.recheckAfter()).plusMillis(5)
                 : now.plus(MAX_INTERVAL);
+        if (heldUntil != null && heldUntil.plusMillis(5).isBefore(p.nextTimer)) {
+            p.nextTimer = heldUntil.plusMillis(5);
+        }
         publish(p, decision, new Evidence(version(), h.generation(), h.recordedVersion(), seen, latestGenerations,
                 h.deleting()));
         // the HyperConverged status: applied generation, and the version once everything converged
@@ -515,7 +606,7 @@ final class StackModel {
         if (!java.util.Objects.equals(observed, h.observedGeneration()) || !java.util.Objects.equals(recorded,
                 h.recordedVersion())) {
             if (h == last(hco)) {
-                hco.add(new HcoRevision(rv++, h.generation(), observed, recorded, h.deleting()));
+                hco.add(h.withStatus(rv++, observed, recorded));
             }
             // else: 409 on the status PUT; the next reconcile retries on fresher data
         }
@@ -642,7 +733,7 @@ final class StackModel {
                     problem = COMPONENTS[c] + ": no CR in the snapshot";
                 } else if (r.truthAtReport() == null) {
                     problem = COMPONENTS[c] + ": never reported";
-                } else if (!r.truthAtReport().convergedAt(e.version(), r.generation())) {
+                } else if (!r.truthAtReport().convergedAt(e.version(), r.renderedGeneration())) {
                     problem = COMPONENTS[c] + ": truly " + r.truthAtReport() + " for CR generation " + r.generation();
                 } else if (r.specFromHcoGeneration() != e.hcoGeneration()) {
                     problem = COMPONENTS[c] + ": spec from HyperConverged generation " + r.specFromHcoGeneration()
@@ -760,6 +851,22 @@ final class StackModel {
         boolean sawDeletion;
         /** Its last OperatorCondition write was refused and waits for its retry. */
         boolean writePending;
+        /** ComponentWriter.statusSeen: per component, the status its writer last saw, and since when. */
+        final String[] statusSeen = new String[N];
+        final Instant[] statusSeenAt = new Instant[N];
+
+        /** ComponentWriter.holdBeforeSpecWrite: until when a write renewing the record waits; null: it may go now. */
+        Instant holdUntil(int c, String status, Instant at) {
+            if ("none".equals(status)) {
+                return null;
+            }
+            if (!status.equals(statusSeen[c])) {
+                statusSeen[c] = status;
+                statusSeenAt[c] = at;
+            }
+            Instant due = statusSeenAt[c].plus(STATUS_QUIET);
+            return at.isBefore(due) ? due : null;
+        }
 
         Process() {
             // the SDK reconciles every primary once at start-up
