@@ -49,7 +49,7 @@ public final class GoDuration {
                 return null;
             }
             total = total.add(new BigDecimal(number).multiply(BigDecimal.valueOf(NANOS.get(m.group(2)))));
-            end += m.end();
+            end = m.end();
             m.region(end, s.length());
         }
         if (end == 0 || end != s.length()) {

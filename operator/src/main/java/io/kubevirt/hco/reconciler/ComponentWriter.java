@@ -128,9 +128,14 @@ public class ComponentWriter {
             return null;
         }
         boolean outOfBand = !specInSync && sameIntent;
-        // any other write records the status as it stands now; the write is tested against the
-        // resourceVersion read, so "now" is exactly this status (a 409 retries on fresh data)
-        String statusAtWrite = keepsRecord ? recordedStatus : ObservationReader.statusFingerprint(current);
+        // a CR another manager created with our intent already in it (an upstream install taken
+        // over) gets no record to wait for: our write leaves its spec as it is, and the real
+        // CDI and CNAO would never write their status for it. Any other write records the status
+        // as it stands now; the write is tested against the resourceVersion read, so "now" is
+        // exactly this status (a 409 retries on fresh data)
+        String statusAtWrite = keepsRecord ? recordedStatus
+                : specInSync && recordedStatus == null ? ObservationReader.NO_STATUS
+                : ObservationReader.statusFingerprint(current);
         GenericKubernetesResource written = write(d, namespace,
                 intent(d, namespace, owner, hash, statusAtWrite, desired, current.getMetadata().getResourceVersion()),
                 current);

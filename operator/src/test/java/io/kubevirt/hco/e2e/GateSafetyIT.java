@@ -102,19 +102,22 @@ class GateSafetyIT extends E2eScenario {
     void oldStatusOfAnOldGenerationDoesNotOpenTheGateAfterASpecChange() throws Exception {
         installedAndUpgradeable("1.0.0");
 
-        // KubeVirt (observedGeneration) and CDI (heartbeats) stop reporting; their old status stays healthy
+        // KubeVirt (observedGeneration) and CDI (a status written after our spec write) stop
+        // reporting; their old status stays healthy. The change reaches what cdi-operator renders
+        // (the infra placement): a change of anything else would leave CDI nothing to report
         simulator.behave("KubeVirt", Behaviour.SILENT).behave("CDI", Behaviour.SILENT);
         long kubevirtGeneration = cluster.component(ComponentCatalog.KUBEVIRT).getMetadata().getGeneration();
         editHyperConverged(hco -> {
             hco.getSpec().featureGates.downwardMetrics = true;
-            hco.getSpec().certConfig.ca.duration = "72h0m0s";
+            hco.getSpec().infra.nodePlacement = new io.kubevirt.hco.api.v1beta1.NodePlacement();
+            hco.getSpec().infra.nodePlacement.nodeSelector = Map.of("example.io/infra", "true");
         });
         within(30).until(() -> cluster.component(ComponentCatalog.KUBEVIRT).getMetadata().getGeneration() > kubevirtGeneration);
         within(30).until(() -> "False/ComponentStale".equals(olm.last("1.0.0")));
         holdsFor(Duration.ofSeconds(5), () -> !olm.upgradeable("1.0.0"), "a changed spec not yet observed");
         simulator.behave("KubeVirt", Behaviour.HEALTHY);
         within(30).until(() -> String.valueOf(olm.written("1.0.0").get("message")).startsWith("CDI"));
-        holdsFor(Duration.ofSeconds(3), () -> !olm.upgradeable("1.0.0"), "CDI has not heartbeated since the write");
+        holdsFor(Duration.ofSeconds(3), () -> !olm.upgradeable("1.0.0"), "CDI has not written its status since the write");
         simulator.behave("CDI", Behaviour.HEALTHY);
         within(30).until(() -> "True/AsExpected".equals(olm.last("1.0.0")));
     }

