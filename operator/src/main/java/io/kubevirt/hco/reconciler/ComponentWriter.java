@@ -112,7 +112,9 @@ public class ComponentWriter {
         // a write that leaves the spec as it is (labels, annotations), or changes only what the
         // component does not render, keeps the record: the component has nothing new to report,
         // and would not write its status again for it
-        boolean keepsRecord = recordedStatus != null && (specInSync || rendersAsBefore(d, current, desired));
+        String renderedHash = renderedHash(d, desired, hash);
+        boolean keepsRecord = recordedStatus != null
+                && (specInSync || rendersAsBefore(d, current, desired, renderedHash));
         java.time.Duration hold = specInSync || keepsRecord ? java.time.Duration.ZERO : holdBeforeSpecWrite(d, current);
         if (!hold.isZero()) {
             held.put(d.name(), hold);
@@ -123,7 +125,7 @@ public class ComponentWriter {
         boolean metadataInSync = recordedStatus != null && sameIntent
                 && owner.equals(labels(current).get(OWNER)) && labels(current).containsKey(MANAGED_BY)
                 && carries(current, d.annotations(desired))
-                && SpecJson.fingerprint(d.renderedSpec(desired)).equals(annotation(current, RENDERED_HASH));
+                && renderedHash.equals(annotation(current, RENDERED_HASH));
         if (specInSync && metadataInSync) {
             return null;
         }
@@ -158,11 +160,14 @@ public class ComponentWriter {
      * the rendered part is the whole spec, and a spec write changes it.
      */
     private static boolean rendersAsBefore(ComponentDescriptor d, GenericKubernetesResource current,
-            Map<String, Object> desired) {
-        Map<String, Object> rendered = d.renderedSpec(desired);
-        return d.renderedPaths() != null
-                && SpecJson.fingerprint(rendered).equals(annotation(current, RENDERED_HASH))
-                && OwnedFields.contained(rendered, current.getAdditionalProperties().get("spec"));
+            Map<String, Object> desired, String renderedHash) {
+        return d.renderedPaths() != null && renderedHash.equals(annotation(current, RENDERED_HASH))
+                && OwnedFields.contained(d.renderedSpec(desired), current.getAdditionalProperties().get("spec"));
+    }
+
+    /** The RENDERED_HASH of a desired spec: its whole fingerprint ({@code hash}) unless the component renders only part of it. */
+    private static String renderedHash(ComponentDescriptor d, Map<String, Object> desired, String hash) {
+        return d.renderedPaths() == null ? hash : SpecJson.fingerprint(d.renderedSpec(desired));
     }
 
     /** See {@link #STATUS_QUIET}; zero when the write may go now. */
@@ -311,7 +316,7 @@ public class ComponentWriter {
         cr.setKind(d.kind());
         Map<String, String> annotations = new LinkedHashMap<>(d.annotations(desired));
         annotations.put(SPEC_HASH, hash);
-        annotations.put(RENDERED_HASH, SpecJson.fingerprint(d.renderedSpec(desired)));
+        annotations.put(RENDERED_HASH, renderedHash(d, desired, hash));
         annotations.put(ObservationReader.STATUS_AT_SPEC_WRITE, statusAtWrite);
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(MANAGED_BY, "hco-operator");

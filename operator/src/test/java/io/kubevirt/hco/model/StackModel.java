@@ -232,8 +232,6 @@ final class StackModel {
      */
     void everyoneDoesTheirJob(boolean skipToNewest) {
         now = now.plusSeconds(1);
-        int[] positionsBefore = process.componentCachePosition.clone();
-        HcoRevision hcoBefore = process.hcoCache();
         for (int c = 0; c < N; c++) {
             progress(c);
             compute(c, false);
@@ -241,7 +239,7 @@ final class StackModel {
             process.advanceComponentCache(c, Integer.MAX_VALUE);
         }
         process.advanceHcoCache(Integer.MAX_VALUE);
-        reconcileAsTheSdkWould(positionsBefore, hcoBefore);
+        reconcileAsTheSdkWould();
         condition.olmCopiesSpecToStatus();
         olmPolls(skipToNewest);
     }
@@ -251,13 +249,10 @@ final class StackModel {
      * when its own timer fires (the window's recheck, the version record, a write retry, the max
      * interval) — not on a clock of the model's. (The "reconcile" step stands for any other event.)
      */
-    private void reconcileAsTheSdkWould(int[] positionsBefore, HcoRevision hcoBefore) {
-        // the SDK passes a HyperConverged update on when its generation moved or it was marked for
-        // deletion (a status write alone is no event)
-        boolean event = !java.util.Arrays.equals(positionsBefore, process.componentCachePosition)
-                || process.hcoCache().generation() != hcoBefore.generation()
-                || process.hcoCache().deleting() != hcoBefore.deleting() || operatorConditionEvent
-                || process.eventPending;
+    private void reconcileAsTheSdkWould() {
+        // every revision an informer received since the last reconcile is an event (see the
+        // Process's advance methods for which HyperConverged updates the SDK passes on)
+        boolean event = process.eventPending || operatorConditionEvent;
         boolean timer = process.nextTimer != null && !now.isBefore(process.nextTimer);
         if (event || timer) {
             reconcile();
@@ -797,7 +792,6 @@ final class StackModel {
         Instant settleStart = now;
         for (int round = 0; round < 60; round++) {
             now = now.plusSeconds(1);
-            int[] positionsBefore = process.componentCachePosition.clone();
             for (int c = 0; c < N; c++) {
                 progress(c);
                 progress(c);
@@ -806,9 +800,8 @@ final class StackModel {
                 land(c);
                 process.advanceComponentCache(c, Integer.MAX_VALUE);
             }
-            HcoRevision hcoBefore = process.hcoCache();
             process.advanceHcoCache(Integer.MAX_VALUE);
-            reconcileAsTheSdkWould(positionsBefore, hcoBefore);
+            reconcileAsTheSdkWould();
             condition.olmCopiesSpecToStatus();
             if (System.getProperty("hco.model.debug") != null) {
                 System.out.println("settle " + now + " open=" + process.lastAssessmentOpen + " latest="
