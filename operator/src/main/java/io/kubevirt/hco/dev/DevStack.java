@@ -37,7 +37,7 @@ import io.kubevirt.hco.core.GateExplanation;
 import io.kubevirt.hco.devconsole.DevConsole;
 import io.kubevirt.hco.gate.GateService;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import io.kubevirt.hco.simulator.OlmObjects;
 import io.kubevirt.hco.simulator.ComponentSimulator;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
@@ -81,6 +81,9 @@ public class DevStack implements DevConsole {
     @Inject
     GateService gate;
 
+    @Inject
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
+
     @ConfigProperty(name = "quarkus.kubernetes-client.api-server-url")
     java.util.Optional<String> apiServer;
 
@@ -109,7 +112,7 @@ public class DevStack implements DevConsole {
         if (client.resources(HyperConverged.class).inNamespace(ns).withName(HyperConverged.SINGLETON_NAME).get() == null) {
             client.resource(previousRelease(ns)).create();
             record("cluster", "HyperConverged " + HyperConverged.SINGLETON_NAME + " installed by release "
-                    + previousVersion + "; this process is release " + gate.operatorVersion());
+                    + previousVersion + "; this process is release " + lifecycle.operatorVersion());
         }
         simulator = new ComponentSimulator(client, ns, previousVersion);
         restoreSettings();
@@ -119,7 +122,7 @@ public class DevStack implements DevConsole {
                     .withName(conditionName).watch(new GateWatcher());
         }
         LOG.infof("Dev stack on %s: upgrade %s -> %s in progress; drive it from the Dev UI card 'Upgrade gate'",
-                apiServer.orElse("?"), previousVersion, gate.operatorVersion());
+                apiServer.orElse("?"), previousVersion, lifecycle.operatorVersion());
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -147,14 +150,14 @@ public class DevStack implements DevConsole {
         state.put("summary", explanation == null ? "starting"
                 : "Upgradeable=" + (explanation.upgradeable() ? "True" : "False") + ": " + explanation.reason());
         state.put("gate", explanation == null ? null : json.convertValue(explanation, Map.class));
-        state.put("operatorVersion", gate.operatorVersion());
+        state.put("operatorVersion", lifecycle.operatorVersion());
         state.put("previousVersion", previousVersion);
         state.put("apiServer", apiServer.orElse(null));
         List<Map<String, Object>> components = new ArrayList<>();
         if (simulator != null) {
             ComponentCatalog.ALL.forEach(d -> components.add(Map.of("name", d.name(),
                     "behaviour", simulator.behaviour(d.name()).name(), "runningVersion", simulator.runningVersion(d.name()),
-                    "converged", simulator.converged(d.name(), gate.operatorVersion()))));
+                    "converged", simulator.converged(d.name(), lifecycle.operatorVersion()))));
         }
         state.put("components", components);
         state.put("actions", List.of(Move.values()).stream().map(a -> a.name().toLowerCase().replace('_', '-')).toList());
@@ -182,7 +185,7 @@ public class DevStack implements DevConsole {
         }
         for (String name : targets) {
             switch (a) {
-                case FINISH_UPGRADE -> simulator.runVersion(name, gate.operatorVersion()).behave(name, Behaviour.HEALTHY);
+                case FINISH_UPGRADE -> simulator.runVersion(name, lifecycle.operatorVersion()).behave(name, Behaviour.HEALTHY);
                 case REPLAY_UPGRADE -> simulator.runVersion(name, previousVersion).behave(name, Behaviour.HEALTHY);
                 default -> simulator.behave(name, Behaviour.valueOf(a.name()));
             }

@@ -33,6 +33,9 @@ public class GateExplainRoute {
     GateService gate;
 
     @Inject
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
+
+    @Inject
     OperatorSettings settings;
 
     @Inject
@@ -41,7 +44,7 @@ public class GateExplainRoute {
     void register(@Observes ManagementInterface management) {
         management.router().get(PATH).blockingHandler(ctx -> {
             boolean text = "text".equals(ctx.request().getParam("format"));
-            if (!gate.leader()) {
+            if (!lifecycle.leader()) {
                 relay(ctx, text);
                 return;
             }

@@ -10,7 +10,7 @@ import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.gate.Leadership;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 
 /** Reads what the leader published (HyperConverged status, Lease holder) for a standby's answer. */
 @ApplicationScoped

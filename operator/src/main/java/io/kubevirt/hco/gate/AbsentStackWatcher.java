@@ -17,7 +17,7 @@ import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.HyperConvergedObservation;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import io.kubevirt.hco.support.DaemonTimer;
 
 /**
@@ -43,6 +43,9 @@ public class AbsentStackWatcher {
     GateService gate;
 
     @Inject
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
+
+    @Inject
     StackSnapshots snapshots;
 
     @Inject
@@ -62,7 +65,7 @@ public class AbsentStackWatcher {
         timer.scheduleWithFixedDelay(this::checkSafely, Math.min(every, 1000), every, TimeUnit.MILLISECONDS);
         writer.name().ifPresent(this::watchOperatorCondition);
         // a check made before this process led did nothing: the next would be a whole poll later
-        gate.onLeadership(this::operatorConditionChanged);
+        lifecycle.onLeadership(this::operatorConditionChanged);
     }
 
     /**
@@ -113,7 +116,7 @@ public class AbsentStackWatcher {
         try {
             check();
         } catch (RuntimeException e) {
-            if (!gate.leader()) {
+            if (!lifecycle.leader()) {
                 return;
             }
             // what OLM reads must not stay True on a check that could not be made
@@ -133,7 +136,7 @@ public class AbsentStackWatcher {
 
     /** Evaluates the gate when the HyperConverged is absent; returns whether it did. */
     public boolean check() {
-        if (!gate.leader()) {
+        if (!lifecycle.leader()) {
             return false;
         }
         long seen = gate.publications();
@@ -142,7 +145,7 @@ public class AbsentStackWatcher {
         }
         var fresh = snapshots.freshComponents();
         // every component was just read fresh from the API server: that is a full pass of this process
-        gate.fullReconcileDone();
+        lifecycle.fullReconcileDone();
         GateInput input = snapshots.snapshot(HyperConvergedObservation.absent(), fresh::get, null, null);
         GateDecision decision = gate.evaluateIfQuiet(seen, input);
         if (decision == null) {

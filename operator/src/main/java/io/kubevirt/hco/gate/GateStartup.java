@@ -29,7 +29,10 @@ public class GateStartup {
     private static final Logger LOG = Logger.getLogger(GateStartup.class);
 
     @Inject
-    GateService gate;
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
+
+    @Inject
+    io.kubevirt.hco.gate.GatePublisher publisher;
 
     @Inject
     OperatorSettings settings;
@@ -43,18 +46,18 @@ public class GateStartup {
     private ScheduledExecutorService retries;
 
     void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event) {
-        if (gate.operatorVersion() == null) {
+        if (lifecycle.operatorVersion() == null) {
             LOG.error("OPERATOR_VERSION is not set: the gate stays closed (EvaluationError) until it is");
         }
         if (leaderElection.isUnsatisfied()) {
             LOG.info("leader election disabled: this process acts as the leader");
-            gate.leadership(true);
+            lifecycle.leadership(true);
         }
         retries = DaemonTimer.named("hco-gate-startup");
-        if (!gate.holdAtStartup()) {
+        if (!publisher.holdAtStartup()) {
             long every = settings.gate().writeRetryInterval().toMillis();
             retries.scheduleWithFixedDelay(() -> {
-                if (gate.holdAtStartup()) {
+                if (publisher.holdAtStartup()) {
                     throw new IllegalStateException("held: stop retrying");
                 }
             }, every, every, TimeUnit.MILLISECONDS);
@@ -63,7 +66,7 @@ public class GateStartup {
     }
 
     void beforeStop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
-        gate.shutdownStarted();
+        lifecycle.shutdownStarted();
     }
 
     void onStop(@Observes ShutdownEvent event) {

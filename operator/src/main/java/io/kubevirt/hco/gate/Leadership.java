@@ -29,15 +29,15 @@ public class Leadership extends LeaderElectionConfiguration {
 
     private static final Logger LOG = Logger.getLogger(Leadership.class);
 
-    public Leadership(GateService gateService, OperatorSettings settings) {
+    public Leadership(io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle, OperatorSettings settings) {
         super(settings.leaderElection().leaseName(), settings.namespace(), settings.leaderElection().leaseDuration(),
                 settings.leaderElection().renewDeadline(), settings.leaderElection().retryPeriod(), identity(),
                 new LeaderCallbacks(() -> {
                     LOG.info("became the leader");
-                    gateService.leadership(true);
+                    lifecycle.leadership(true);
                 }, () -> {
-                    gateService.leadership(false);
-                    if (gateService.shuttingDown()) {
+                    lifecycle.leadership(false);
+                    if (lifecycle.shuttingDown()) {
                         LOG.info("stopped leading: shutting down");
                     } else {
                         // not JOSDK's System.exit: that blocks forever when it runs inside shutdown

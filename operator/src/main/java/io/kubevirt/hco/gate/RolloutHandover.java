@@ -51,7 +51,7 @@ public class RolloutHandover {
     OperatorSettings settings;
 
     @Inject
-    GateService gate;
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
 
     @Inject
     Instance<LeaderElectionConfiguration> leaderElection;
@@ -87,12 +87,12 @@ public class RolloutHandover {
     }
 
     private void check() {
-        if (successor != null || gate.shuttingDown()) {
+        if (successor != null || lifecycle.shuttingDown()) {
             return;
         }
         try {
             String self = leaderElection.get().getIdentity().orElseThrow();
-            Succession.Step step = Succession.next(gate.leader(), self, revision(replicaSetName(), true),
+            Succession.Step step = Succession.next(lifecycle.leader(), self, revision(replicaSetName(), true),
                     revision(settings.leaderElection().deploymentName().orElseThrow(), false), announcement(),
                     Instant.now());
             if (step instanceof Succession.Announce announce) {

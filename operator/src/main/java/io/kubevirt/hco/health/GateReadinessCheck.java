@@ -28,6 +28,12 @@ public class GateReadinessCheck implements HealthCheck {
     GateService gate;
 
     @Inject
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
+
+    @Inject
+    io.kubevirt.hco.gate.GatePublisher publisher;
+
+    @Inject
     OperatorSettings settings;
 
     @Inject
@@ -42,15 +48,15 @@ public class GateReadinessCheck implements HealthCheck {
         GateDecision decision = gate.current();
         var response = HealthCheckResponse.named("hco-upgrade-gate")
                 .withData("mode", mode.name())
-                .withData("held", gate.held())
+                .withData("held", publisher.held())
                 .withData("upgradeable", decision != null && decision.upgradeable())
                 .withData("reason", decision == null ? "none yet" : decision.reason().name());
-        if (!gate.held()) {
+        if (!publisher.held()) {
             return response.withData("message", "Upgradeable=False/Initializing not written yet").down().build();
         }
         if (mode == GateMode.READINESS && !upgradeSettled.settled()) {
             return response.withData("message", "readiness gate mode: the install or upgrade to this version has not "
-                    + "settled yet (" + (gate.leader() ? "leader" : "standby, as the leader recorded it") + ")").down()
+                    + "settled yet (" + (lifecycle.leader() ? "leader" : "standby, as the leader recorded it") + ")").down()
                     .build();
         }
         return response.up().build();

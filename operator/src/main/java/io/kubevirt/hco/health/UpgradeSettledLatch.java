@@ -13,7 +13,7 @@ import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.gate.GateService;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 
 /**
  * For readiness gate mode (OLM without OperatorCondition support reads the Deployment's readiness):
@@ -35,6 +35,9 @@ public class UpgradeSettledLatch {
     GateService gate;
 
     @Inject
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
+
+    @Inject
     KubernetesClient client;
 
     @Inject
@@ -44,9 +47,9 @@ public class UpgradeSettledLatch {
     private Instant lastRead;
 
     public synchronized boolean settled() {
-        if (gate.leader()) {
+        if (lifecycle.leader()) {
             GateDecision decision = gate.current();
-            if (decision == null || !gate.isFullReconcileDone()) {
+            if (decision == null || !lifecycle.isFullReconcileDone()) {
                 return settled = false;
             }
             boolean inProgress = decision.assessment().upgrade().inProgress()
@@ -78,7 +81,7 @@ public class UpgradeSettledLatch {
         if (hco == null) {
             return true;
         }
-        if (!Objects.equals(StackSnapshots.recordedVersion(hco), gate.operatorVersion())) {
+        if (!Objects.equals(StackSnapshots.recordedVersion(hco), lifecycle.operatorVersion())) {
             return false;
         }
         StatusCondition upgradeable = StackSnapshots.publishedUpgradeable(hco);

@@ -12,7 +12,6 @@ import org.jboss.logging.Logger;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kubevirt.hco.gate.GateService;
 import io.kubevirt.hco.support.DaemonTimer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -37,12 +36,12 @@ public class ComponentPriorityClass {
     private ScheduledExecutorService retries;
 
     @Inject
-    GateService gate;
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
 
     /** By the leader only: a standby writes nothing but its start-up hold. */
     void onStart(@Observes StartupEvent event) {
         retries = DaemonTimer.named("hco-priority-class");
-        gate.onLeadership(() -> retries.execute(this::ensureOrRetry));
+        lifecycle.onLeadership(() -> retries.execute(this::ensureOrRetry));
     }
 
     void onStop(@Observes ShutdownEvent event) {

@@ -21,10 +21,9 @@ import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.components.OwnedFields;
 import io.kubevirt.hco.components.SpecJson;
 import io.kubevirt.hco.config.OperatorSettings;
-import io.kubevirt.hco.core.ResourceVersions;
-import io.kubevirt.hco.core.SpecState;
 import io.kubevirt.hco.core.WriteRecord;
 import io.kubevirt.hco.observability.GateMetrics;
+import io.kubevirt.hco.snapshot.WrittenSpecs;
 
 /**
  * Keeps the fields this operator owns in one component CR equal to what the HyperConverged spec
@@ -44,7 +43,7 @@ public class ComponentWriter {
 
     private static final Logger LOG = Logger.getLogger(ComponentWriter.class);
     public static final String FIELD_MANAGER = "hco-operator";
-    public static final String SPEC_HASH = "hco.kubevirt.io/spec-hash";
+    public static final String SPEC_HASH = WrittenSpecs.SPEC_HASH;
     /** The fingerprint of the part of our intent the component's status follows ({@link ComponentDescriptor#renderedSpec}). */
     public static final String RENDERED_HASH = "hco.kubevirt.io/rendered-hash";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
@@ -60,15 +59,11 @@ public class ComponentWriter {
     @Inject
     OperatorSettings settings;
 
-    /** Per component: the spec as the API server keeps our last apply of a given desired spec. */
-    private final Map<String, Baseline> baselines = new ConcurrentHashMap<>();
-    /** Per component: the object as our last write left it (read-your-writes ahead of the informer cache). */
-    private final Map<String, GenericKubernetesResource> lastWritten = new ConcurrentHashMap<>();
+    @Inject
+    WrittenSpecs written;
+
     /** Per component: the desired-spec fingerprint whose dropped fields were already reported. */
     private final Map<String, String> droppedReported = new ConcurrentHashMap<>();
-
-    private record Baseline(String desiredHash, Object spec) {
-    }
 
     /**
      * How long after a component's last status write a spec write waits. A component whose only
@@ -92,7 +87,7 @@ public class ComponentWriter {
     public WriteRecord apply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner) {
         String hash = SpecJson.fingerprint(desired);
-        current = newest(current, lastWritten.get(d.name()));
+        current = written.newest(d, current);
         if (current == null) {
             GenericKubernetesResource created = write(d, namespace,
                     intent(d, namespace, owner, hash, ObservationReader.statusFingerprint(null), desired, null), null);
@@ -100,7 +95,7 @@ public class ComponentWriter {
             return record(d, hash, desired, created);
         }
         boolean sameIntent = hash.equals(annotation(current, SPEC_HASH));
-        boolean specInSync = inSync(d, current, desired);
+        boolean specInSync = written.inSync(d, current, desired);
         if (specInSync && !sameIntent) {
             // our intent changed, yet every field of it is there already: what changed may be a
             // removal (a field we set before and set no more), which the write takes out of the spec
@@ -138,7 +133,7 @@ public class ComponentWriter {
         String statusAtWrite = keepsRecord ? recordedStatus
                 : specInSync && recordedStatus == null ? ObservationReader.NO_STATUS
                 : ObservationReader.statusFingerprint(current);
-        GenericKubernetesResource written = write(d, namespace,
+        GenericKubernetesResource result = write(d, namespace,
                 intent(d, namespace, owner, hash, statusAtWrite, desired, current.getMetadata().getResourceVersion()),
                 current);
         if (outOfBand) {
@@ -150,7 +145,7 @@ public class ComponentWriter {
                     OwnedFields.firstDifference(desired, current.getAdditionalProperties().get("spec")));
         }
         LOG.infof("updated %s %s (%s)", d.kind(), d.crName(), specInSync ? "labels and annotations" : "spec");
-        return record(d, hash, desired, written);
+        return record(d, hash, desired, result);
     }
 
     /**
@@ -196,40 +191,6 @@ public class ComponentWriter {
         return longest;
     }
 
-    /** What the API server answered to this process's last write of that component; null before the first. */
-    public WriteRecord lastWrite(String component) {
-        GenericKubernetesResource written = lastWritten.get(component);
-        if (written == null) {
-            return null;
-        }
-        Long generation = written.getMetadata().getGeneration();
-        return new WriteRecord(written.getMetadata().getResourceVersion(), generation == null ? 0 : generation);
-    }
-
-    /**
-     * What the gate needs to know of a CR's spec; see {@link SpecState}. In sync means our current
-     * intent was written (the CR carries its fingerprint, set by the same write as the spec) and its
-     * fields are there: a removal from our intent is in sync only once our write took it out.
-     */
-    public SpecState specState(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
-        return new SpecState(desired != null && SpecJson.fingerprint(desired).equals(annotation(cr, SPEC_HASH))
-                && inSync(d, cr, desired),
-                annotation(cr, ObservationReader.STATUS_AT_SPEC_WRITE), ObservationReader.statusFingerprint(cr));
-    }
-
-    /**
-     * Our fields are in the CR as we write them, or the CR's spec is what the API server made of
-     * our last apply of this same desired spec (its defaults, pruning or admission changed it).
-     */
-    boolean inSync(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
-        Object spec = cr.getAdditionalProperties().get("spec");
-        if (OwnedFields.contained(desired, spec)) {
-            return true;
-        }
-        Baseline b = baselines.get(d.name());
-        return b != null && b.desiredHash().equals(SpecJson.fingerprint(desired)) && SpecJson.sameJson(b.spec(), spec);
-    }
-
     public void delete(ComponentDescriptor d, String namespace) {
         ComponentResources.managed(client, d, namespace).delete();
     }
@@ -239,7 +200,7 @@ public class ComponentWriter {
             String namespace, String owner, String hash) {
         Object currentSpec = current.getAdditionalProperties().get("spec");
         if (SpecJson.sameJson(specAfterApply(d, current, desired, namespace, owner, hash), currentSpec)) {
-            baselines.put(d.name(), new Baseline(hash, SpecJson.normalizeValue(currentSpec)));
+            written.serverForm(d, hash, currentSpec);
             return true;
         }
         return false;
@@ -329,32 +290,16 @@ public class ComponentWriter {
     }
 
     private WriteRecord record(ComponentDescriptor d, String hash, Map<String, Object> desired,
-            GenericKubernetesResource written) {
-        Object spec = written.getAdditionalProperties().get("spec");
-        baselines.put(d.name(), new Baseline(hash, SpecJson.normalizeValue(spec)));
-        lastWritten.put(d.name(), written);
+            GenericKubernetesResource result) {
+        Object spec = result.getAdditionalProperties().get("spec");
+        written.written(d, hash, result);
         String dropped = OwnedFields.firstDifference(desired, spec);
         if (dropped != null && !hash.equals(droppedReported.put(d.name(), hash))) {
             LOG.warnf("%s %s: the API server did not keep spec%s as written (pruned by an older CRD, defaulted or "
                     + "changed by admission); accepted as the server's form of it, no rewrite", d.kind(), d.crName(),
                     dropped);
         }
-        return lastWrite(d.name());
-    }
-
-    /**
-     * The cached CR, unless our own last write is newer than it: a reconcile that runs before the
-     * informer delivered that write would otherwise judge (and count, and rewrite) the state our
-     * write already replaced. A deleted CR (null) stays null: it must be created again.
-     */
-    private static GenericKubernetesResource newest(GenericKubernetesResource cached, GenericKubernetesResource ours) {
-        if (cached == null || ours == null) {
-            return cached;
-        }
-        boolean oursIsNewer = ResourceVersions.atOrAfter(ours.getMetadata().getResourceVersion(),
-                cached.getMetadata().getResourceVersion())
-                && !ours.getMetadata().getResourceVersion().equals(cached.getMetadata().getResourceVersion());
-        return oursIsNewer ? ours : cached;
+        return written.lastWrite(d.name());
     }
 
     private static Map<String, String> merged(Map<String, String> base, Map<String, String> ours) {

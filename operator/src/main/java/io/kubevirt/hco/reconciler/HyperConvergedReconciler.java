@@ -1,5 +1,7 @@
 package io.kubevirt.hco.reconciler;
 
+import io.kubevirt.hco.snapshot.ComponentInstallation;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,6 +102,12 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
 
     @Inject
     GateService gate;
+
+    @Inject
+    io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
+
+    @Inject
+    io.kubevirt.hco.gate.GatePublisher publisher;
 
     @Inject
     ComponentWriter componentWriter;
@@ -240,7 +248,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
 
     @Override
     public UpdateControl<HyperConverged> reconcile(HyperConverged hco, Context<HyperConverged> context) {
-        if (!gate.leader()) {
+        if (!lifecycle.leader()) {
             // leadership was just lost and the process is on its way out: write nothing more
             return UpdateControl.noUpdate();
         }
@@ -262,7 +270,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             installed = installation.resolve(hco, d -> cachedCrd(context, d));
             resolved = true;
             syncComponentSources(context, installed);
-            SpecContext specContext = specContexts.of(hco, gate.operatorVersion(), workerNodes(context),
+            SpecContext specContext = specContexts.of(hco, lifecycle.operatorVersion(), workerNodes(context),
                     partOfStack(installed).stream().map(ComponentDescriptor::name).collect(java.util.stream.Collectors.toSet()));
             for (ComponentDescriptor d : snapshots.components()) {
                 if (installed.get(d).managed()) {
@@ -286,7 +294,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             } else {
                 LOG.warnf("the HyperConverged cannot be applied: %s", invalid);
             }
-            gate.fullReconcileDone();
+            lifecycle.fullReconcileDone();
         } catch (ComponentInstallation.InvalidSetting e) {
             // not retried: the environment does not change under a running process
             misconfigured = e.getMessage();
@@ -307,13 +315,13 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
 
         String recorded = StackSnapshots.recordedVersion(hco);
         boolean recordNow = failure == null && decision.assessment().componentsConverged()
-                && gate.operatorVersion() != null && !Objects.equals(recorded, gate.operatorVersion());
+                && lifecycle.operatorVersion() != null && !Objects.equals(recorded, lifecycle.operatorVersion());
         if (recordNow) {
             try (var log = LogContext.of(input, decision)) {
-                LOG.infof("every component converged: recording operator version %s (was %s)", gate.operatorVersion(),
+                LOG.infof("every component converged: recording operator version %s (was %s)", lifecycle.operatorVersion(),
                         recorded);
             }
-            recorded = gate.operatorVersion();
+            recorded = lifecycle.operatorVersion();
         }
         Long observedGeneration = applied != null ? applied
                 : hco.getStatus() == null ? null : hco.getStatus().observedGeneration;
@@ -328,7 +336,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         if (held != null) {
             next = earliest(next, held);
         }
-        if (gate.operatorConditionWritePending()) {
+        if (publisher.operatorConditionWritePending()) {
             next = earliest(next, settings.gate().writeRetryInterval());
         }
         // a quiet stack sends no event for hours: the decision is re-taken (and re-asserted in the
@@ -443,14 +451,14 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
      * of the pass that found the stack converged).
      */
     private Duration untilRecheck(GateDecision decision, GateInput input) {
-        Duration spent = Duration.between(input.now(), gate.now());
+        Duration spent = Duration.between(input.now(), lifecycle.now());
         Duration left = decision.recheckAfter().plusMillis(RECHECK_MARGIN_MS).minus(spent);
         return left.compareTo(MIN_RECHECK) < 0 ? MIN_RECHECK : left;
     }
 
     @Override
     public DeleteControl cleanup(HyperConverged hco, Context<HyperConverged> context) {
-        if (!gate.leader()) {
+        if (!lifecycle.leader()) {
             return DeleteControl.noFinalizerRemoval();
         }
         if (!isSingleton(hco)) {
@@ -459,7 +467,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         // the gate closes first (the HyperConverged is being deleted), whatever the deletions do. This
         // pass looks at every component, so it counts as this process's full pass: a process started
         // while the stack is Terminating says "being deleted", not "Initializing", for as long as it is
-        gate.fullReconcileDone();
+        lifecycle.fullReconcileDone();
         // a process started while the stack is Terminating watches the components' CRs first: what
         // it does not see, it could not delete
         Map<ComponentDescriptor, Resolution> installed = ComponentInstallation.allEnabled();

@@ -1,5 +1,6 @@
 package io.kubevirt.hco.reconciler;
 
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

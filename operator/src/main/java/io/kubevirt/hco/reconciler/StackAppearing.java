@@ -1,5 +1,6 @@
 package io.kubevirt.hco.reconciler;
 
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.gate.GateService;

@@ -120,7 +120,7 @@ public final class DemoMain {
                     components.run("virt-operator", "2.0.0", null);
                     waitFor("the upgraded stack to be upgradeable", Duration.ofSeconds(60),
                             () -> "True".equals(status(cluster, "hco-operator.v2.0.0")));
-                    String recorded = io.kubevirt.hco.reconciler.StackSnapshots
+                    String recorded = io.kubevirt.hco.snapshot.StackSnapshots
                             .recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME));
                     say("HyperConverged status.versions records operator " + recorded);
                 } finally {

@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 
 /** Scenarios 4, 5, 6 and 8 of the e2e issue: the start-of-upgrade window, chained releases, stale status, fail-over. */

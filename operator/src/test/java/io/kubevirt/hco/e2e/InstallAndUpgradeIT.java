@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import io.kubevirt.hco.simulator.ComponentSimulator.Behaviour;
 
 /** Scenarios 1–3 and 7 of the e2e issue, on a real API server. */

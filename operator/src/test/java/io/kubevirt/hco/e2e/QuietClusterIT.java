@@ -114,9 +114,9 @@ class QuietClusterIT extends E2eScenario {
         assertThat(a.readiness()).isEqualTo(503);
         assertThat(b.readiness()).isEqualTo(503);
         simulator.runVersionAll("2.0.0");
-        within(60).until(() -> io.kubevirt.hco.reconciler.StackSnapshots
+        within(60).until(() -> io.kubevirt.hco.snapshot.StackSnapshots
                 .recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME)) != null
-                && "2.0.0".equals(io.kubevirt.hco.reconciler.StackSnapshots
+                && "2.0.0".equals(io.kubevirt.hco.snapshot.StackSnapshots
                         .recordedVersion(cluster.hyperConverged(HyperConverged.SINGLETON_NAME))));
         java.time.Instant recorded = java.time.Instant.now();
         within(60).until(() -> a.readiness() == 200 && b.readiness() == 200);

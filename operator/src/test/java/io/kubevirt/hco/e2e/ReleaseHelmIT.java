@@ -19,7 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.api.v1beta1.StatusCondition;
 import io.kubevirt.hco.e2e.BuildOutputs.Result;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import io.kubevirt.hco.simulator.Cluster;
 
 /**

@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.core.GateReason;
-import io.kubevirt.hco.reconciler.StackSnapshots;
+import io.kubevirt.hco.snapshot.StackSnapshots;
 
 /**
  * Every revision of the HyperConverged and of each component CR, as the API server's watches

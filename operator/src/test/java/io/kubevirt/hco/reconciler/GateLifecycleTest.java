@@ -1,5 +1,6 @@
 package io.kubevirt.hco.reconciler;
 
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,7 +43,7 @@ class GateLifecycleTest {
     KubernetesClient client;
 
     @Inject
-    io.kubevirt.hco.gate.GateService gate;
+    io.kubevirt.hco.gate.GatePublisher publisher;
 
     Cluster cluster;
     ComponentSimulator simulator;
@@ -151,7 +152,7 @@ class GateLifecycleTest {
                 .withName(OC).delete();
         await().atMost(PATIENCE).until(() -> cluster.upgradeable(OC) == null);
         simulator.behave("KubeVirt", Behaviour.DEGRADED).tick("KubeVirt");
-        await().atMost(PATIENCE).until(() -> gate.operatorConditionWritePending());
+        await().atMost(PATIENCE).until(() -> publisher.operatorConditionWritePending());
         // it comes back empty, as OLM recreates it; no component writes anything any more
         cluster.createOperatorCondition(OC);
         await().atMost(PATIENCE).until(() -> cluster.upgradeable(OC) != null);

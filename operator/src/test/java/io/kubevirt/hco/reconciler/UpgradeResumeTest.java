@@ -1,5 +1,6 @@
 package io.kubevirt.hco.reconciler;
 
+import io.kubevirt.hco.snapshot.StackSnapshots;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

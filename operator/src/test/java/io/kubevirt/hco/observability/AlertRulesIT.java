@@ -18,7 +18,7 @@ import io.kubevirt.hco.e2e.E2eBinaries;
  * The alert rules, checked and unit-tested by Prometheus' own promtool (series in, alerts out), and
  * every alert's runbook present.
  */
-class AlertRulesTest {
+class AlertRulesIT {
 
     static final Path DIR = Repo.path("monitoring");
 

@@ -1,4 +1,4 @@
-package io.kubevirt.hco.reconciler;
+package io.kubevirt.hco.snapshot;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.kubevirt.hco.reconciler;
+package io.kubevirt.hco.snapshot;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ import io.kubevirt.hco.core.ComponentObservation;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.StackConditions;
 import io.kubevirt.hco.core.HyperConvergedObservation;
-import io.kubevirt.hco.gate.GateService;
+import io.kubevirt.hco.lifecycle.ProcessLifecycle;
 
 /** Turns what the caches (or fresh reads) show into the immutable {@link GateInput} the core decides on. */
 @ApplicationScoped
@@ -35,10 +35,10 @@ public class StackSnapshots {
     public static final String OPERATOR_VERSION_RECORD = "operator";
 
     @Inject
-    GateService gate;
+    ProcessLifecycle lifecycle;
 
     @Inject
-    ComponentWriter writer;
+    WrittenSpecs written;
 
     @Inject
     KubernetesClient client;
@@ -81,11 +81,11 @@ public class StackSnapshots {
             GenericKubernetesResource cr = lookup.apply(d);
             ComponentObservation observation = ObservationReader.read(d, cr);
             if (cr != null) {
-                observation = observation.withSpec(writer.specState(d, cr, desired == null ? null : desired.get(d)));
+                observation = observation.withSpec(written.specState(d, cr, desired == null ? null : desired.get(d)));
             }
             components.add(new GateInput.Component(expectation(d), observation));
         }
-        return new GateInput(gate.now(), gate.operatorVersion(), gate.isFullReconcileDone(), gate.leader(), hco,
+        return new GateInput(lifecycle.now(), lifecycle.operatorVersion(), lifecycle.isFullReconcileDone(), lifecycle.leader(), hco,
                 components, evaluationError, notInstalled);
     }
 
@@ -128,7 +128,7 @@ public class StackSnapshots {
 
     public ComponentExpectation expectation(ComponentDescriptor d) {
         return new ComponentExpectation(d.name(), expectedVersion(d), d.evidence(), d.targetVersionField() != null,
-                writer.lastWrite(d.name()));
+                written.lastWrite(d.name()));
     }
 
     public static String expectedVersion(ComponentDescriptor d) {
