@@ -1,5 +1,9 @@
 package io.kubevirt.hco.core;
 
+import static io.kubevirt.hco.core.ConditionTypes.AVAILABLE;
+import static io.kubevirt.hco.core.ConditionTypes.DEGRADED;
+import static io.kubevirt.hco.core.ConditionTypes.PROGRESSING;
+
 import java.util.Optional;
 
 /**
@@ -9,9 +13,6 @@ import java.util.Optional;
  */
 public final class ComponentHealth {
 
-    static final String AVAILABLE = "Available";
-    static final String PROGRESSING = "Progressing";
-    static final String DEGRADED = "Degraded";
 
     private ComponentHealth() {
     }

@@ -39,9 +39,11 @@ public final class GateState {
      *        long after the upgrade was first seen
      * @param upgradeCompleted the phase of an upgrade this publication found finished (null: none)
      * @param upgradeTook how long that upgrade took as this process saw it
+     * @param conditions the stack's conditions this decision yields ({@link StackConditions#summarize})
      */
     public record Publication(GateDecision previous, boolean transition, Duration closedFor,
-            Map<String, Duration> convergedAfter, String upgradeCompleted, Duration upgradeTook) {
+            Map<String, Duration> convergedAfter, String upgradeCompleted, Duration upgradeTook,
+            java.util.List<Condition> conditions) {
     }
 
     /** Takes the decision for an assessment, applying the stabilization window. */
@@ -76,6 +78,7 @@ public final class GateState {
     private Publication upgradeTiming(GateInput input, GateDecision decision, GateDecision previous, boolean transition,
             Duration closedFor) {
         Map<String, Duration> converged = new LinkedHashMap<>();
+        var conditions = StackConditions.summarize(input, decision);
         boolean upgrading = decision.assessment().upgrade().inProgress() && input.hyperConverged().present();
         if (upgrading) {
             if (upgradeObservedSince == null) {
@@ -89,14 +92,14 @@ public final class GateState {
                     converged.put(name, Duration.between(upgradeObservedSince, input.now()));
                 }
             }
-            return new Publication(previous, transition, closedFor, converged, null, null);
+            return new Publication(previous, transition, closedFor, converged, null, null, conditions);
         }
         if (upgradeObservedSince != null) {
             Duration took = Duration.between(upgradeObservedSince, input.now());
             upgradeObservedSince = null;
-            return new Publication(previous, transition, closedFor, converged, upgradePhase, took);
+            return new Publication(previous, transition, closedFor, converged, upgradePhase, took, conditions);
         }
-        return new Publication(previous, transition, closedFor, converged, null, null);
+        return new Publication(previous, transition, closedFor, converged, null, null, conditions);
     }
 
     /** From now on every decision is closed, {@code why} first. */

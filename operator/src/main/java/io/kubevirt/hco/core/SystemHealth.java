@@ -22,10 +22,10 @@ public enum SystemHealth {
     }
 
     public static SystemHealth of(List<Condition> conditions) {
-        if (!isTrue(conditions, StackConditions.AVAILABLE) || isTrue(conditions, StackConditions.DEGRADED)) {
+        if (!isTrue(conditions, ConditionTypes.AVAILABLE) || isTrue(conditions, ConditionTypes.DEGRADED)) {
             return ERROR;
         }
-        if (!isTrue(conditions, StackConditions.RECONCILE_COMPLETE) || isTrue(conditions, StackConditions.PROGRESSING)) {
+        if (!isTrue(conditions, ConditionTypes.RECONCILE_COMPLETE) || isTrue(conditions, ConditionTypes.PROGRESSING)) {
             return WARNING;
         }
         return HEALTHY;

@@ -78,7 +78,7 @@ public class GatePublisher {
      * next evaluation; it never opens anything.
      */
     synchronized void publish(GateInput input, GateDecision decision, GateState.Publication p, HasMetadata eventTarget) {
-        metrics.record(input, decision);
+        metrics.record(input, decision, p.conditions());
         if (p.transition()) {
             metrics.transition(decision.reason(), decision.upgradeable());
         }

@@ -41,6 +41,10 @@ public class GateService {
 
     private final GateState state = new GateState();
 
+    /** A published decision with the input it was taken on and the stack's conditions it yields. */
+    public record Verdict(GateInput input, GateDecision decision, java.util.List<io.kubevirt.hco.core.Condition> conditions) {
+    }
+
     /** Decides on one snapshot and publishes the decision, as one step. */
     public synchronized GateDecision evaluate(GateInput input, HasMetadata eventTarget) {
         return evaluate(input, eventTarget, null);
@@ -53,6 +57,11 @@ public class GateService {
      * too, otherwise the fresh snapshot's decision is. A failed fresh read closes the gate.
      */
     public synchronized GateDecision evaluate(GateInput input, HasMetadata eventTarget, Supplier<GateInput> freshRead) {
+        return verdict(input, eventTarget, freshRead).decision();
+    }
+
+    /** {@link #evaluate(GateInput, HasMetadata, Supplier)}, with what was published. */
+    public synchronized Verdict verdict(GateInput input, HasMetadata eventTarget, Supplier<GateInput> freshRead) {
         input = state.closedIfFrozen(input);
         GateDecision decision = decide(input);
         if (decision.upgradeable() && freshRead != null && !openInOperatorCondition()) {
@@ -66,8 +75,7 @@ public class GateService {
             input = state.closedIfFrozen(fresh);
             decision = decide(input);
         }
-        publish(input, decision, eventTarget);
-        return decision;
+        return publish(input, decision, eventTarget);
     }
 
     /**
@@ -122,9 +130,11 @@ public class GateService {
         return state.decide(assessment, settings.gate().stabilizationWindow(), input.now());
     }
 
-    private void publish(GateInput input, GateDecision decision, HasMetadata eventTarget) {
+    private Verdict publish(GateInput input, GateDecision decision, HasMetadata eventTarget) {
         try (var log = LogContext.of(input, decision)) {
-            publisher.publish(input, decision, state.publish(input, decision), eventTarget);
+            GateState.Publication p = state.publish(input, decision);
+            publisher.publish(input, decision, p, eventTarget);
+            return new Verdict(input, decision, p.conditions());
         }
     }
 

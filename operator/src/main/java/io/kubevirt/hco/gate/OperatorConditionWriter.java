@@ -78,7 +78,7 @@ public class OperatorConditionWriter {
             return false;
         }
         for (Object c : conditionsOf(oc)) {
-            if (c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type"))) {
+            if (c instanceof Map<?, ?> m && io.kubevirt.hco.core.ConditionTypes.UPGRADEABLE.equals(m.get("type"))) {
                 return java.util.Objects.equals(m.get("status"), written.get("status"))
                         && java.util.Objects.equals(m.get("reason"), written.get("reason"))
                         && java.util.Objects.equals(m.get("message"), written.get("message"));
@@ -90,7 +90,7 @@ public class OperatorConditionWriter {
     private void remember(List<Object> conditions) {
         known = conditions;
         for (Object c : conditions) {
-            if (c instanceof Map<?, ?> m && "Upgradeable".equals(m.get("type"))) {
+            if (c instanceof Map<?, ?> m && io.kubevirt.hco.core.ConditionTypes.UPGRADEABLE.equals(m.get("type"))) {
                 lastUpgradeable = m;
             }
         }
@@ -234,7 +234,7 @@ public class OperatorConditionWriter {
         String transition = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         int index = -1;
         for (int i = 0; i < result.size(); i++) {
-            if (result.get(i) instanceof Map<?, ?> c && "Upgradeable".equals(c.get("type"))) {
+            if (result.get(i) instanceof Map<?, ?> c && io.kubevirt.hco.core.ConditionTypes.UPGRADEABLE.equals(c.get("type"))) {
                 index = i;
                 if (status.equals(c.get("status")) && reason.equals(c.get("reason")) && message.equals(c.get("message"))) {
                     return null;
@@ -245,7 +245,7 @@ public class OperatorConditionWriter {
             }
         }
         Map<String, Object> condition = new LinkedHashMap<>();
-        condition.put("type", "Upgradeable");
+        condition.put("type", io.kubevirt.hco.core.ConditionTypes.UPGRADEABLE);
         condition.put("status", status);
         condition.put("reason", reason);
         condition.put("message", message);

@@ -53,7 +53,7 @@ public class GateMetrics {
                 Tags.empty(), stabilizing);
     }
 
-    public synchronized void record(GateInput input, GateDecision decision) {
+    public synchronized void record(GateInput input, GateDecision decision, java.util.List<io.kubevirt.hco.core.Condition> conditions) {
         register();
         upgradeable.set(decision.upgradeable() ? 1 : 0);
         upgradeInProgress.set(decision.assessment().upgrade().inProgress() && input.hyperConverged().present() ? 1 : 0);
@@ -69,7 +69,7 @@ public class GateMetrics {
             perComponent(componentVersionMatch, "kubevirt_hco_component_version_match",
                     "1 when the component reports the expected version as observed", name).set(versionMatches ? 1 : 0);
         }
-        systemHealth.set(health(input, decision));
+        systemHealth.set(health(input, decision, conditions));
     }
 
     /**
@@ -77,11 +77,11 @@ public class GateMetrics {
      * HyperConverged there are no such conditions: healthy when nothing is installed (upstream's
      * HCOInstallationIncomplete reports the missing CR), warning when component CRs were left behind.
      */
-    private static int health(GateInput input, GateDecision decision) {
+    private static int health(GateInput input, GateDecision decision, java.util.List<io.kubevirt.hco.core.Condition> conditions) {
         if (!input.hyperConverged().present()) {
             return decision.upgradeable() ? SystemHealth.HEALTHY.value() : SystemHealth.WARNING.value();
         }
-        return SystemHealth.of(StackConditions.summarize(input, decision)).value();
+        return SystemHealth.of(conditions).value();
     }
 
     /** Time the gate spent closed, attributed to the reason it was closed for. */

@@ -96,4 +96,10 @@ public class HyperConvergedStatusWriter {
         hco.setStatus(written.getStatus());
         return true;
     }
+
+    /** The decision's blockers as the status lists them. */
+    public static List<GateBlocker> blockers(io.kubevirt.hco.core.GateDecision decision) {
+        return decision.blockers().stream().map(b -> new GateBlocker(b.subject(), b.reason().name(), b.message()))
+                .toList();
+    }
 }

@@ -105,4 +105,11 @@ public class ComponentInstallation {
                         .anyMatch(r -> d.kind().equals(r.kind) && r.apiVersion != null
                                 && r.apiVersion.startsWith(d.group() + "/"));
     }
+
+    /** The components the status lists as part of the stack: installed ones and those whose CRD went missing. */
+    public static java.util.List<ComponentDescriptor> partOfStack(Map<ComponentDescriptor, Resolution> installed) {
+        return installed.entrySet().stream()
+                .filter(e -> e.getValue().state() != ComponentEnablement.State.NOT_INSTALLED).map(Map.Entry::getKey)
+                .toList();
+    }
 }

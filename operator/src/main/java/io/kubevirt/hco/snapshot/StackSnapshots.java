@@ -1,5 +1,6 @@
 package io.kubevirt.hco.snapshot;
 
+import io.kubevirt.hco.core.ConditionTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +162,7 @@ public class StackSnapshots {
         if (hco.getStatus() == null || hco.getStatus().conditions == null) {
             return null;
         }
-        return hco.getStatus().conditions.stream().filter(c -> StackConditions.UPGRADEABLE.equals(c.type)).findFirst()
+        return hco.getStatus().conditions.stream().filter(c -> ConditionTypes.UPGRADEABLE.equals(c.type)).findFirst()
                 .orElse(null);
     }
 }

@@ -65,6 +65,32 @@ class StackConditionsTest {
     }
 
     @Test
+    void everyOffendingComponentIsListedNotOnlyTheFirst() {
+        var degraded = List.of(new Condition("Available", "True", null, null, null, NOW),
+                new Condition("Progressing", "False", null, null, null, NOW),
+                new Condition("Degraded", "True", null, "crash loop", null, NOW));
+        GateInput twoDegraded = Stacks.withComponent(Stacks.withComponent(Stacks.converged(), 1,
+                Stacks.withConditions(Stacks.healthy(3), degraded)), 2, ComponentObservation.absent());
+        List<Condition> c = summarize(twoDegraded);
+        assertThat(get(c, "Degraded").message())
+                .isEqualTo("CDI reports Degraded=True: crash loop; NetworkAddonsConfig has not reported Degraded");
+        assertThat(get(c, "Available").message()).isEqualTo("NetworkAddonsConfig has not reported Available");
+    }
+
+    @Test
+    void theSpecsOwnNotesAreConditionsOnlyWhileTheyHold() {
+        List<Condition> plain = summarize(Stacks.converged());
+        assertThat(StackConditions.withSpecNotes(plain, StackConditions.SpecNotes.NONE)).isEqualTo(plain);
+        List<Condition> noted = StackConditions.withSpecNotes(plain, new StackConditions.SpecNotes(
+                List.of("kubevirt.kubevirt.io/jsonpatch"), java.util.Map.of("vddkInitImage", "deprecated upstream")));
+        assertThat(get(noted, ConditionTypes.TAINTED_CONFIGURATION)).extracting(Condition::status, Condition::reason)
+                .containsExactly("True", "UnsupportedFeatureAnnotation");
+        assertThat(get(noted, ConditionTypes.TAINTED_CONFIGURATION).message()).contains("kubevirt.kubevirt.io/jsonpatch");
+        assertThat(get(noted, ConditionTypes.UNAPPLIED_FIELDS).message())
+                .isEqualTo("accepted but not applied by this operator: vddkInitImage (deprecated upstream)");
+    }
+
+    @Test
     void aMissingOrUnreadableComponentHasNotReported() {
         List<Condition> absent = summarize(Stacks.withComponent(Stacks.converged(), 2, ComponentObservation.absent()));
         assertThat(get(absent, "Available").message()).isEqualTo("NetworkAddonsConfig has not reported Available");

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 class SystemHealthTest {
 
     static List<Condition> conditions(String reconcileComplete, String available, String progressing, String degraded) {
-        return List.of(c(StackConditions.RECONCILE_COMPLETE, reconcileComplete), c(StackConditions.AVAILABLE, available),
-                c(StackConditions.PROGRESSING, progressing), c(StackConditions.DEGRADED, degraded));
+        return List.of(c(ConditionTypes.RECONCILE_COMPLETE, reconcileComplete), c(ConditionTypes.AVAILABLE, available),
+                c(ConditionTypes.PROGRESSING, progressing), c(ConditionTypes.DEGRADED, degraded));
     }
 
     static Condition c(String type, String status) {
@@ -40,7 +40,7 @@ class SystemHealthTest {
     @Test
     void aMissingConditionCountsAgainstIt() {
         assertThat(SystemHealth.of(List.of())).isEqualTo(SystemHealth.ERROR);
-        assertThat(SystemHealth.of(List.of(c(StackConditions.AVAILABLE, "True")))).isEqualTo(SystemHealth.WARNING);
+        assertThat(SystemHealth.of(List.of(c(ConditionTypes.AVAILABLE, "True")))).isEqualTo(SystemHealth.WARNING);
         assertThat(SystemHealth.values()).extracting(SystemHealth::value).containsExactly(0, 1, 2);
     }
 }

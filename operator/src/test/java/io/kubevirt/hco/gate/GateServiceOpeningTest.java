@@ -220,7 +220,7 @@ class GateServiceOpeningTest {
         final io.micrometer.core.instrument.MeterRegistry local = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
 
         @Override
-        public synchronized void record(GateInput input, GateDecision decision) {
+        public synchronized void record(GateInput input, GateDecision decision, List<Condition> conditions) {
         }
 
         @Override
