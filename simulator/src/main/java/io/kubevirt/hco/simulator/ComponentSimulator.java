@@ -54,24 +54,11 @@ public class ComponentSimulator implements AutoCloseable {
     private final KubernetesClient client;
     private final String namespace;
     private final List<SimulatedComponent> components;
-    private final Map<String, Behaviour> behaviour = new ConcurrentHashMap<>();
-    private final Map<String, String> runningVersion = new ConcurrentHashMap<>();
-    private final Map<String, String> reportedVersion = new ConcurrentHashMap<>();
-    private final Map<String, ComponentHabits> habits = new ConcurrentHashMap<>();
-    /** The spec (fingerprint) each component last looked at, and the CR generation it had then. */
-    private final Map<String, String> processedSpec = new ConcurrentHashMap<>();
-    private final Map<String, Long> processedGeneration = new ConcurrentHashMap<>();
-    /** When each component first saw the spec it has not looked at yet (slow followers). */
-    private final Map<String, Instant> pendingSince = new ConcurrentHashMap<>();
-    private final Map<String, String> refreshedFor = new ConcurrentHashMap<>();
-    /** The part of the spec each component renders, as it last looked at it. */
-    private final Map<String, String> processedRendered = new ConcurrentHashMap<>();
-    /** Until when each component's operands roll after a change of what it renders. */
-    private final Map<String, Instant> rollingUntil = new ConcurrentHashMap<>();
+    /** Per component, everything the simulated operator knows of itself. */
+    private final Map<String, OperatorState> state = new ConcurrentHashMap<>();
     /** How long operands roll: the real cluster-network-addons wrote Progressing and Available within a second. */
     static final java.time.Duration ROLLOUT = java.time.Duration.ofMillis(300);
-    /** The rendered spec each component's last written status reflects: ground truth for {@link #converged}. */
-    private final Map<String, String> reportedSpec = new ConcurrentHashMap<>();
+
     private final List<Watch> watches = new ArrayList<>();
     private final Clock clock = Clock.systemUTC();
     private ScheduledExecutorService loop;
@@ -89,15 +76,13 @@ public class ComponentSimulator implements AutoCloseable {
         this.namespace = namespace;
         this.components = List.copyOf(components);
         for (SimulatedComponent d : components) {
-            behaviour.put(d.name(), Behaviour.HEALTHY);
-            runningVersion.put(d.name(), version);
-            habits.put(d.name(), ComponentHabits.PLAIN);
+            state.put(d.name(), new OperatorState(version));
         }
     }
 
     public ComponentSimulator behave(String component, Behaviour b) {
         synchronized (this) {
-            behaviour.put(component, b);
+            state.get(component).behaviour = b;
         }
         changed(component);
         return this;
@@ -111,7 +96,7 @@ public class ComponentSimulator implements AutoCloseable {
     /** The component operator of that name now runs {@code version} (as after its own upgrade). */
     public ComponentSimulator runVersion(String component, String version) {
         synchronized (this) {
-            runningVersion.put(component, version);
+            state.get(component).runningVersion = version;
         }
         changed(component);
         return this;
@@ -129,30 +114,31 @@ public class ComponentSimulator implements AutoCloseable {
      */
     public ComponentSimulator upgradingFrom(String component, String previousVersion, String version) {
         synchronized (this) {
-            runningVersion.put(component, version);
-            reportedVersion.put(component, previousVersion);
-            behaviour.put(component, Behaviour.PROGRESSING);
+            OperatorState o = state.get(component);
+            o.runningVersion = version;
+            o.reportedVersion = previousVersion;
+            o.behaviour = Behaviour.PROGRESSING;
         }
         changed(component);
         return this;
     }
 
     public ComponentSimulator habits(String component, ComponentHabits h) {
-        habits.put(component, h);
+        state.get(component).habits = h;
         return this;
     }
 
     public ComponentSimulator habitsAll(ComponentHabits h) {
-        components.forEach(d -> habits.put(d.name(), h));
+        components.forEach(d -> state.get(d.name()).habits = h);
         return this;
     }
 
     public synchronized Behaviour behaviour(String component) {
-        return behaviour.get(component);
+        return state.get(component).behaviour;
     }
 
     public synchronized String runningVersion(String component) {
-        return runningVersion.get(component);
+        return state.get(component).runningVersion;
     }
 
     /** Status writes made so far (an idle event-driven stack makes none). */
@@ -168,9 +154,9 @@ public class ComponentSimulator implements AutoCloseable {
     public synchronized boolean converged(String component, String version) {
         SimulatedComponent d = descriptor(component);
         GenericKubernetesResource cr = d.read(client, namespace);
-        return cr != null && version.equals(reportedVersion.get(component))
-                && version.equals(runningVersion.get(component))
-                && Objects.equals(reportedSpec.get(component), renderedOf(d, cr));
+        OperatorState o = state.get(component);
+        return cr != null && version.equals(o.reportedVersion) && version.equals(o.runningVersion)
+                && Objects.equals(o.reportedSpec, renderedOf(d, cr));
     }
 
     /** Periodic mode (demo, dev mode): every component reconciles every {@code periodMillis}, heartbeats refreshed. */
@@ -322,21 +308,24 @@ public class ComponentSimulator implements AutoCloseable {
     private synchronized void reconcile(SimulatedComponent d, boolean refresh, Runnable atWrite) {
         GenericKubernetesResource cr = d.read(client, namespace);
         String name = d.name();
-        if (cr == null || behaviour.get(name) == Behaviour.SILENT) {
+        OperatorState o = state.get(name);
+        if (cr == null || o.behaviour == Behaviour.SILENT) {
             return;
         }
-        ComponentHabits h = habits.get(name);
+        ComponentHabits h = o.habits;
         String spec = specOf(cr);
-        if (!spec.equals(processedSpec.get(name))) {
-            if (h.silentAfterSpecChange() && processedSpec.containsKey(name)) {
-                behaviour.put(name, Behaviour.SILENT);
+        if (!spec.equals(o.processedSpec)) {
+            if (h.silentAfterSpecChange() && o.processedSpec != null) {
+                o.behaviour = Behaviour.SILENT;
                 return;
             }
-            Instant since = pendingSince.computeIfAbsent(name, k -> clock.instant());
-            Instant due = since.plus(h.observeDelay());
+            if (o.pendingSince == null) {
+                o.pendingSince = clock.instant();
+            }
+            Instant due = o.pendingSince.plus(h.observeDelay());
             if (clock.instant().isBefore(due)) {
-                if (h.refreshesStaleHeartbeats() && processedSpec.containsKey(name)
-                        && !spec.equals(refreshedFor.put(name, spec))) {
+                if (h.refreshesStaleHeartbeats() && o.processedSpec != null && !spec.equals(o.refreshedFor)) {
+                    o.refreshedFor = spec;
                     // cluster-network-addons' habit: the conditions computed before the new spec
                     // was looked at get fresh heartbeats, and are written
                     writeStatus(d, cr, staleRefresh(d, cr), atWrite, false);
@@ -347,19 +336,20 @@ public class ComponentSimulator implements AutoCloseable {
                 }
                 return;
             }
-            pendingSince.remove(name);
+            o.pendingSince = null;
             String rendered = renderedOf(d, cr);
-            String before = processedRendered.put(name, rendered);
+            String before = o.processedRendered;
+            o.processedRendered = rendered;
             if (d.rolloutCondition() != null && before != null && !before.equals(rendered)) {
-                rollingUntil.put(name, clock.instant().plus(ROLLOUT));
+                o.rollingUntil = clock.instant().plus(ROLLOUT);
             }
-            processedSpec.put(name, spec);
-            processedGeneration.put(name, cr.getMetadata().getGeneration());
+            o.processedSpec = spec;
+            o.processedGeneration = cr.getMetadata().getGeneration();
         }
-        Instant rollsUntil = rollingUntil.get(name);
+        Instant rollsUntil = o.rollingUntil;
         boolean rolling = rollsUntil != null && clock.instant().isBefore(rollsUntil);
         if (!rolling) {
-            rollingUntil.remove(name);
+            o.rollingUntil = null;
         } else if (loop != null) {
             loop.schedule(() -> reconcileQuietly(d, false),
                     java.time.Duration.between(clock.instant(), rollsUntil).toMillis() + 1, TimeUnit.MILLISECONDS);
@@ -408,16 +398,8 @@ public class ComponentSimulator implements AutoCloseable {
                     StatusJson.replaceStatusPatch(status));
         }
         statusWrites++;
-        if (!reflectsSpec) {
-            reportedVersion.remove(name);
-            reportedSpec.remove(name);
-        } else if (behaviour.get(name) == Behaviour.HEALTHY) {
-            reportedVersion.put(name, runningVersion.get(name));
-            reportedSpec.put(name, processedRendered.get(name));
-        } else {
-            reportedVersion.remove(name);
-            reportedSpec.remove(name);
-        }
+        OperatorState o = state.get(name);
+        o.reported(reflectsSpec && o.behaviour == Behaviour.HEALTHY ? o.processedRendered : null);
     }
 
     /** The status there, with every heartbeat moved to now: computed before the new spec was looked at. */
@@ -436,12 +418,13 @@ public class ComponentSimulator implements AutoCloseable {
     }
 
     private Object status(SimulatedComponent d, GenericKubernetesResource cr, boolean rolling) {
-        Behaviour b = behaviour.get(d.name());
+        OperatorState o = state.get(d.name());
+        Behaviour b = o.behaviour;
         if (b == Behaviour.GARBAGE) {
             return Map.of("conditions", "all good, trust me", "observedGeneration", "seven");
         }
-        String version = runningVersion.get(d.name());
-        String previous = reportedVersion.getOrDefault(d.name(), version);
+        String version = o.runningVersion;
+        String previous = o.reportedVersion == null ? version : o.reportedVersion;
         boolean progressing = b == Behaviour.PROGRESSING;
         String now = componentNow(d);
         Map<String, Map<String, Object>> before = conditionsOf(cr);
@@ -464,7 +447,7 @@ public class ComponentSimulator implements AutoCloseable {
         }
         status.put("operatorVersion", version);
         if (d.reportsObservedGeneration()) {
-            status.put("observedGeneration", processedGeneration.get(d.name()));
+            status.put("observedGeneration", state.get(d.name()).processedGeneration);
         }
         if (d.pausedField() != null) {
             status.put(d.pausedField(), false);
@@ -509,7 +492,7 @@ public class ComponentSimulator implements AutoCloseable {
 
     /** metav1.Time: whole seconds, from the component's own clock. */
     private String componentNow(SimulatedComponent d) {
-        return clock.instant().plus(habits.get(d.name()).clockOffset()).truncatedTo(ChronoUnit.SECONDS).toString();
+        return clock.instant().plus(state.get(d.name()).habits.clockOffset()).truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     private static String specOf(GenericKubernetesResource cr) {
