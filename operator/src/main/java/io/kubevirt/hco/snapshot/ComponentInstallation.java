@@ -8,7 +8,7 @@ import java.util.function.Function;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.Config;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -27,6 +27,10 @@ import io.kubevirt.hco.core.ComponentEnablement.Setting;
  */
 @ApplicationScoped
 public class ComponentInstallation {
+
+    /** The process environment as MicroProfile Config reads it (the component env vars are not hco.* settings). */
+    @Inject
+    Config config;
 
     @Inject
     KubernetesClient client;
@@ -60,9 +64,9 @@ public class ComponentInstallation {
         return out;
     }
 
-    static Setting setting(ComponentDescriptor d) {
+    Setting setting(ComponentDescriptor d) {
         try {
-            return Setting.parse(d.name(), ConfigProvider.getConfig().getOptionalValue(d.settingEnv(), String.class)
+            return Setting.parse(d.name(), config.getOptionalValue(d.settingEnv(), String.class)
                     .orElse(null));
         } catch (IllegalArgumentException e) {
             throw new InvalidSetting(d.settingEnv() + " is invalid (" + e.getMessage()

@@ -9,7 +9,7 @@ import java.util.function.Function;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.Config;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
@@ -32,6 +32,10 @@ import io.kubevirt.hco.lifecycle.ProcessLifecycle;
 /** Turns what the caches (or fresh reads) show into the immutable {@link GateInput} the core decides on. */
 @ApplicationScoped
 public class StackSnapshots {
+
+    /** The process environment as MicroProfile Config reads it (the component env vars are not hco.* settings). */
+    @Inject
+    Config config;
 
     public static final String OPERATOR_VERSION_RECORD = "operator";
 
@@ -132,8 +136,9 @@ public class StackSnapshots {
                 written.lastWrite(d.name()));
     }
 
-    public static String expectedVersion(ComponentDescriptor d) {
-        return ConfigProvider.getConfig().getOptionalValue(d.versionEnv(), String.class).filter(v -> !v.isBlank())
+    /** The version the release expects of a component (its env var; the chart and the CSV set them). */
+    String expectedVersion(ComponentDescriptor d) {
+        return config.getOptionalValue(d.versionEnv(), String.class).filter(v -> !v.isBlank())
                 .orElse(null);
     }
 

@@ -26,14 +26,14 @@ import io.kubevirt.hco.api.v1beta1.HyperConvergedSpec;
 /**
  * One row per upstream v1beta1 field (and per always-on default): a HyperConverged spec fragment,
  * the component and the place in its spec, and the value upstream's handlers would write there.
- * The same table is the README's API coverage table (kept equal by {@link #theReadmeTableIsThisTable};
+ * The same table is docs/api.md's API coverage table (kept equal by {@link #theApiDocsTableIsThisTable};
  * rewrite it with {@code -Dhco.readme.update=true}); every top-level field of the spec is either
  * mapped here or listed in {@link UnappliedFields}.
  */
 public class FieldMappingTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Path README = Path.of("..", "README.md");
+    static final Path API_DOC = Path.of("..", "docs", "api.md");
     static final String START = "<!-- api-coverage:start -->";
     static final String END = "<!-- api-coverage:end -->";
 
@@ -246,18 +246,18 @@ public class FieldMappingTest {
     }
 
     @Test
-    void theReadmeTableIsThisTable() throws IOException {
-        String readme = Files.readString(README);
+    void theApiDocsTableIsThisTable() throws IOException {
+        String readme = Files.readString(API_DOC);
         String table = START + "\n" + renderTable() + END;
         int start = readme.indexOf(START);
         int end = readme.indexOf(END);
-        assertThat(start).as("README has the API coverage markers").isGreaterThanOrEqualTo(0);
+        assertThat(start).as("docs/api.md has the API coverage markers").isGreaterThanOrEqualTo(0);
         String current = readme.substring(start, end + END.length());
         if (Boolean.getBoolean("hco.readme.update") && !current.equals(table)) {
-            Files.writeString(README, readme.replace(current, table));
+            Files.writeString(API_DOC, readme.replace(current, table));
             return;
         }
-        assertThat(current).as("README API coverage table (rewrite: -Dhco.readme.update=true)").isEqualTo(table);
+        assertThat(current).as("docs/api.md API coverage table (rewrite: -Dhco.readme.update=true)").isEqualTo(table);
     }
 
     public static String upstreamSample() {
@@ -286,7 +286,7 @@ public class FieldMappingTest {
         StringBuilder out = new StringBuilder("| HyperConverged field (v1beta1) | Component field | Tested |\n|---|---|---|\n");
         Map<String, List<String>> byField = new LinkedHashMap<>();
         for (Row r : ROWS) {
-            byField.computeIfAbsent(r.field(), k -> new ArrayList<>()).add(r.component() + " `spec" + r.pointer().replace('/', '.') + "`");
+            byField.computeIfAbsent(r.field(), k -> new ArrayList<>()).add(r.component() + " `spec" + r.pointer().replaceAll("/[0-9]+$", "").replace('/', '.') + "`");
         }
         byField.forEach((field, targets) -> out.append("| `").append(field).append("` | ").append(String.join("<br>", targets))
                 .append(" | FieldMappingTest |\n"));

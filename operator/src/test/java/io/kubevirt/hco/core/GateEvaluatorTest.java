@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** One test per reason, and one per failure mode of DESIGN §1. */
+/** One test per reason, and one per failure mode of the gate's contract (docs/architecture.md). */
 class GateEvaluatorTest {
 
     private static Assessment assess(GateInput input) {

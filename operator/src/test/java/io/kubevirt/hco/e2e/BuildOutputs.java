@@ -70,7 +70,7 @@ final class BuildOutputs {
         try (Reader r = Files.newBufferedReader(OLM_SOURCES.resolve("release.properties"))) {
             release.load(r);
         }
-        // no chart-made certificate under OLM: nothing would create its Secret (see README, TLS); no
+        // no chart-made certificate under OLM: nothing would create its Secret (see docs/operations.md, TLS); no
         // conversion webhook either: OLM manages one only for a CSV that supports AllNamespaces alone
         // (its installer: "CSVs with conversion webhooks must support only AllNamespaces"), so the
         // bundle serves v1beta1 only (BundleGenerator)

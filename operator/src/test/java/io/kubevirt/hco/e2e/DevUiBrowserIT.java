@@ -173,7 +173,7 @@ class DevUiBrowserIT {
         assertThat(explain).contains("\"reason\" : \"" + card.get("reason") + "\"");
     }
 
-    /** Kept under target/; -Dhco.docs.update=true also refreshes the README's screenshot in docs/. */
+    /** Kept under target/; -Dhco.docs.update=true also refreshes development.md's screenshot in docs/. */
     private static void screenshot(String name) throws IOException {
         Path shot = OUT.resolve(name);
         Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));

@@ -50,7 +50,7 @@ class MetricsAccessIT extends E2eScenario {
         assertThat(op.getPatiently("/q/hco/gate", null)).startsWith("401");
         assertThat(op.getPatiently("/q/hco/gate?format=text", prometheus)).startsWith("200").contains("KubeVirt");
         assertThat(op.getPatiently("/q/health/live", null)).startsWith("200");
-        // what the README shows: a held install as an SRE sees it
+        // what docs/install.md shows: a held install as an SRE sees it
         java.nio.file.Path excerpts = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/excerpts"));
         java.nio.file.Files.writeString(excerpts.resolve("explain.txt"),
                 op.get("/q/hco/gate?format=text", prometheus).substring(4));

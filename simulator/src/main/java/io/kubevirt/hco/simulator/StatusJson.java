@@ -9,7 +9,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-/** JSON values compared as the API server stores them: numbers equal whatever their Java type, nulls absent. */
+/**
+ * JSON values compared as the API server stores them: numbers equal whatever their Java type, nulls
+ * absent. Close to the operator's SpecJson on purpose and apart from it: the simulator plays the
+ * component operators from upstream's behaviour and must not share code with the operator it checks.
+ */
 final class StatusJson {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
