@@ -10,4 +10,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -Pnative package -DskipTests -pl operator -am "$@"
-ls operator/target/hco-operator-*-runner
+# the executable; with -Dquarkus.native.sources-only=true, the sources native-image would compile
+ls operator/target/hco-operator-*-runner 2>/dev/null || ls -d operator/target/native-sources
