@@ -143,7 +143,7 @@ class BundleIT extends E2eScenario {
         OperatorProcess op = DeployedOperator.start(api, admin, deployment, OLM_NS,
                 Map.of("OPERATOR_CONDITION_NAME", csvName));
         operators.add(op);
-        within(60).until(() -> op.readiness() == 200);
+        op.awaitReady(60);
         // readiness comes after Initializing was written; by now the gate may have moved on, but never to True
         assertThat(olmCluster.upgradeable(csvName)).as("a closed gate written before readiness")
                 .containsEntry("status", "False");

@@ -41,7 +41,7 @@ class ConversionIT extends E2eScenario {
         op = operator("hco-webhook", "1.0.0", Map.of("HCO_WEBHOOK_ENABLED", "true", "HCO_WEBHOOK_PORT",
                 Integer.toString(port), "HCO_WEBHOOK_CERT_FILE", cert.certificate().toString(), "HCO_WEBHOOK_KEY_FILE",
                 cert.key().toString(), "QUARKUS_LOG_CATEGORY__IO_KUBEVIRT_HCO_WEBHOOK__LEVEL", "DEBUG"));
-        within(60).until(() -> op.readiness() == 200);
+        op.awaitReady(60);
         // "nothing installed" opens first: a HyperConverged created while that check runs would race it
         within(60).until(() -> olm.saw("1.0.0", "True"));
         var crds = admin.apiextensions().v1().customResourceDefinitions();

@@ -93,7 +93,7 @@ abstract class E2eScenario {
     OperatorProcess installedAndUpgradeable(String version) throws Exception {
         olm.installCsv(version);
         OperatorProcess op = operator("hco-v" + version, version);
-        within(60).until(() -> op.readiness() == 200);
+        op.awaitReady(60);
         createHyperConverged();
         simulator.watch();
         within(60).until(() -> olm.saw(version, "True"));

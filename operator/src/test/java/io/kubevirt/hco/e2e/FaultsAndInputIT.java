@@ -38,7 +38,7 @@ class FaultsAndInputIT extends E2eScenario {
         // a renew deadline longer than the outage, as the production defaults have
         OperatorProcess v1 = operator("hco-v1", "1.0.0",
                 Map.of("HCO_LEASE_DURATION", "45s", "HCO_LEASE_RENEW_DEADLINE", "35s"));
-        within(60).until(() -> v1.readiness() == 200);
+        v1.awaitReady(60);
         createHyperConverged();
         simulator.watch();
         within(60).until(() -> olm.saw("1.0.0", "True"));
@@ -175,7 +175,7 @@ class FaultsAndInputIT extends E2eScenario {
     void badInputIsRejectedOrReportedNeverSwallowed() throws Exception {
         olm.installCsv("1.0.0");
         OperatorProcess v1 = operator("hco-v1", "1.0.0");
-        within(60).until(() -> v1.readiness() == 200);
+        v1.awaitReady(60);
 
         HyperConverged renewTooLate = hco(HyperConverged.SINGLETON_NAME);
         renewTooLate.getSpec().certConfig.ca = new CertRotation("24h0m0s", "48h0m0s");
@@ -224,7 +224,7 @@ class FaultsAndInputIT extends E2eScenario {
         assertThat(v2.readiness()).isEqualTo(503);
         assertThat(v2.liveness()).isEqualTo(200);
         simulator.runVersionAll("2.0.0");
-        within(90).until(() -> v2.readiness() == 200);
+        v2.awaitReady(90);
         assertThat(v2.metrics()).contains("kubevirt_hco_upgrade_in_progress 0.0");
     }
 

@@ -24,7 +24,7 @@ class GateSafetyIT extends E2eScenario {
         olm.installCsv("2.0.0");
         Instant start = Instant.now();
         OperatorProcess v2 = operator("hco-v2", "2.0.0");
-        within(60).until(() -> v2.readiness() == 200);
+        v2.awaitReady(60);
         // readiness is UP: the OperatorCondition must already carry the closing write
         Map<String, Object> written = olm.written("2.0.0");
         assertThat(written).isNotNull();
@@ -141,7 +141,7 @@ class GateSafetyIT extends E2eScenario {
         OperatorProcess b = OperatorProcess.start("hco-v2-b", api.kubeconfig("hco-operator-b", tokenB, NS), NS, "2.0.0",
                 Map.of(), api.dir());
         operators.add(b);
-        within(60).until(() -> b.readiness() == 200);
+        b.awaitReady(60);
         within(30).until(() -> "False/UpgradeInProgress".equals(olm.last("2.0.0")));
         simulator.runVersion("CDI", "2.0.0").runVersion("KubeVirt", "2.0.0");
         within(30).until(() -> simulator.converged("CDI", "2.0.0") && simulator.converged("KubeVirt", "2.0.0"));

@@ -174,7 +174,7 @@ class HelmChartIT extends E2eScenario {
         // the pod as a kubelet would run it: the Deployment's env, the chart's ServiceAccount and RBAC
         OperatorProcess op = DeployedOperator.start(api, admin, d, HELM_NS, Map.of());
         operators.add(op);
-        within(60).until(() -> op.readiness() == 200);
+        op.awaitReady(60);
         // TLS with the chart's self-signed certificate (the client pins it), and the token check on
         assertThat(op.getPlainHttp("/q/health/ready")).as("plain HTTP on a TLS port").doesNotStartWith("200");
         assertThat(op.getPatiently("/q/metrics", null)).startsWith("401");

@@ -23,7 +23,7 @@ class InstallAndUpgradeIT extends E2eScenario {
     void freshInstallKeepsTheGateClosedUntilEveryComponentReports() throws Exception {
         olm.installCsv("1.0.0");
         OperatorProcess v1 = operator("hco-v1", "1.0.0");
-        within(60).until(() -> v1.readiness() == 200);
+        v1.awaitReady(60);
         createHyperConverged();
         within(30).until(() -> ComponentCatalog.ALL.stream().allMatch(d -> cluster.component(d) != null));
         assertThat(olm.upgradeable("1.0.0")).isFalse();
@@ -37,7 +37,7 @@ class InstallAndUpgradeIT extends E2eScenario {
     void aSilentComponentHoldsTheGateForAsLongAsItIsSilent() throws Exception {
         olm.installCsv("1.0.0");
         OperatorProcess v1 = operator("hco-v1", "1.0.0");
-        within(60).until(() -> v1.readiness() == 200);
+        v1.awaitReady(60);
         createHyperConverged();
         simulator.behave("SSP", Behaviour.SILENT).watch();
         within(30).until(() -> "False/ComponentNotReporting".equals(olm.last("1.0.0")));
@@ -59,7 +59,7 @@ class InstallAndUpgradeIT extends E2eScenario {
         olm.installCsv("2.0.0");
         operators.get(0).close();
         OperatorProcess v2 = operator("hco-v2", "2.0.0");
-        within(60).until(() -> v2.readiness() == 200);
+        v2.awaitReady(60);
         within(30).until(() -> "False/UpgradeInProgress".equals(olm.last("2.0.0")));
         for (ComponentDescriptor d : order) {
             Thread.sleep(200 + random.nextInt(1500));
@@ -85,7 +85,7 @@ class InstallAndUpgradeIT extends E2eScenario {
         v2.kill();
         assertThat(olm.upgradeable("2.0.0")).isFalse();
         OperatorProcess again = operator("hco-v2-b", "2.0.0");
-        within(60).until(() -> again.readiness() == 200);
+        again.awaitReady(60);
         holdsFor(Duration.ofSeconds(5), () -> !olm.upgradeable("2.0.0"), "half-upgraded stack after restart");
         simulator.runVersion("KubeVirt", "2.0.0").runVersion("NetworkAddonsConfig", "2.0.0");
         within(60).until(() -> olm.saw("2.0.0", "True"));

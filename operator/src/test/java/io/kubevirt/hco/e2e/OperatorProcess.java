@@ -202,6 +202,13 @@ public final class OperatorProcess implements PodProcess {
         return alive() && readiness() == 200;
     }
 
+    /** Waits until {@link #ready()} (the test fails after {@code seconds}); the one readiness wait of the e2e tests. */
+    public OperatorProcess awaitReady(int seconds) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(seconds))
+                .pollInterval(java.time.Duration.ofMillis(100)).until(this::ready);
+        return this;
+    }
+
     /** SIGKILL: no shutdown hook, no lease release, as when a node dies. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

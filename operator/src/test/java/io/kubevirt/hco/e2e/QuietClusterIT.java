@@ -38,11 +38,11 @@ class QuietClusterIT extends E2eScenario {
     void aRestartedStandbyDoesNotLeaveItsInitializingOverTheLeadersTrue() throws Exception {
         OperatorProcess leader = installedAndUpgradeable("1.0.0");
         OperatorProcess standby = operator("hco-v1-standby", "1.0.0");
-        within(60).until(() -> standby.readiness() == 200);
+        standby.awaitReady(60);
         within(10).until(() -> olm.upgradeable("1.0.0"));
         standby.kill();
         OperatorProcess restarted = operator("hco-v1-standby-2", "1.0.0");
-        within(60).until(() -> restarted.readiness() == 200);
+        restarted.awaitReady(60);
         // the restarted standby's start-up write (False/Initializing) is always safe; the leader sees
         // it through its watch and re-asserts its decision, without any component event
         within(5).until(() -> olm.upgradeable("1.0.0") && "True".equals(olm.written("1.0.0").get("status")));
@@ -160,7 +160,7 @@ class QuietClusterIT extends E2eScenario {
         olm.installCsv("1.0.0");
         OperatorProcess op = operator("hco-v1", "1.0.0", Map.of("HCO_IDLE_POLL_INTERVAL", "120s",
                 "HCO_STABILIZATION_WINDOW", "3s"));
-        within(60).until(() -> op.readiness() == 200);
+        op.awaitReady(60);
         within(15).until(() -> "True/NoStackInstalled".equals(olm.last("1.0.0")));
     }
 
@@ -172,7 +172,7 @@ class QuietClusterIT extends E2eScenario {
     void theStandbyAnswersTheExplainEndpointWithTheLeadersPublishedDecision() throws Exception {
         OperatorProcess leader = installedAndUpgradeable("1.0.0");
         OperatorProcess standby = operator("hco-v1-standby", "1.0.0");
-        within(60).until(() -> standby.readiness() == 200);
+        standby.awaitReady(60);
         String text = standby.getPatiently("/q/hco/gate?format=text", null);
         assertThat(text).startsWith("200").contains("is a standby", "the leader is " + leader.name(),
                 "Upgradeable=True (AsExpected)");

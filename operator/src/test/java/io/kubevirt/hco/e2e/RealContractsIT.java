@@ -102,7 +102,7 @@ class RealContractsIT extends E2eScenario {
         olm.installCsv("2.0.0");
         operators.get(0).close();
         OperatorProcess v2 = operator("hco-v2", "2.0.0");
-        within(60).until(() -> v2.readiness() == 200);
+        v2.awaitReady(60);
         within(30).until(() -> "False/UpgradeInProgress".equals(olm.last("2.0.0")));
         simulator.runVersionAll("2.0.0");
         within(60).until(() -> olm.saw("2.0.0", "True"));

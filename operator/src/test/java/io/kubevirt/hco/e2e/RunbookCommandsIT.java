@@ -76,7 +76,7 @@ class RunbookCommandsIT {
         admin.apps().deployments().inNamespace(NS).withName("hco-operator").scale(0);
         OperatorProcess leader = DeployedOperator.start(api, admin, deployment, NS, Map.of());
         parts.add(leader);
-        await().atMost(Duration.ofSeconds(90)).until(() -> leader.readiness() == 200);
+        leader.awaitReady(90);
         OperatorProcess standby = DeployedOperator.startPod(api, admin, "hco-operator-standby",
                 deployment.getSpec().getTemplate().getMetadata().getLabels(), deployment.getSpec().getTemplate().getSpec(),
                 NS, Map.of());
