@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,13 +38,15 @@ public final class GateState {
      * @param closedFor how long the previous closed decision stood (null: it was open, or none)
      * @param convergedAfter components that converged for the first time in this upgrade, with how
      *        long after the upgrade was first seen
-     * @param upgradeCompleted the phase of an upgrade this publication found finished (null: none)
-     * @param upgradeTook how long that upgrade took as this process saw it
+     * @param upgradeCompleted an upgrade this publication found finished (null: none)
      * @param conditions the stack's conditions this decision yields ({@link StackConditions#summarize})
      */
     public record Publication(GateDecision previous, boolean transition, Duration closedFor,
-            Map<String, Duration> convergedAfter, String upgradeCompleted, Duration upgradeTook,
-            java.util.List<Condition> conditions) {
+            Map<String, Duration> convergedAfter, UpgradeCompleted upgradeCompleted, List<Condition> conditions) {
+    }
+
+    /** An install or upgrade found finished: its phase, and how long it took as this process saw it. */
+    public record UpgradeCompleted(String phase, Duration took) {
     }
 
     /** Takes the decision for an assessment, applying the stabilization window. */
@@ -67,39 +70,40 @@ public final class GateState {
         lastPublishedAt = input.now();
         current = decision;
         currentInput = input;
-        return upgradeTiming(input, decision, previous, transition, closedFor);
+        Map<String, Duration> converged = new LinkedHashMap<>();
+        UpgradeCompleted completed = trackUpgrade(input, decision, converged);
+        return new Publication(previous, transition, closedFor, converged, completed,
+                StackConditions.summarize(input, decision));
     }
 
     /**
      * Upgrade timing as this process sees it: from the first decision that found an install or
      * upgrade in progress to the one that found it recorded; per component, when it first
-     * converged meanwhile. A restarted process starts counting again (documented).
+     * converged meanwhile (added to {@code converged}). A restarted process starts counting again
+     * (documented).
+     *
+     * @return the upgrade this decision found finished; null when none
      */
-    private Publication upgradeTiming(GateInput input, GateDecision decision, GateDecision previous, boolean transition,
-            Duration closedFor) {
-        Map<String, Duration> converged = new LinkedHashMap<>();
-        var conditions = StackConditions.summarize(input, decision);
+    private UpgradeCompleted trackUpgrade(GateInput input, GateDecision decision, Map<String, Duration> converged) {
         boolean upgrading = decision.assessment().upgrade().inProgress() && input.hyperConverged().present();
-        if (upgrading) {
-            if (upgradeObservedSince == null) {
-                upgradeObservedSince = input.now();
-                upgradePhase = decision.assessment().upgrade().phase().name();
-                convergedDuringUpgrade.clear();
-            }
-            for (GateInput.Component c : input.components()) {
-                String name = c.expectation().component();
-                if (decision.assessment().blockerOf(name) == null && convergedDuringUpgrade.add(name)) {
-                    converged.put(name, Duration.between(upgradeObservedSince, input.now()));
-                }
-            }
-            return new Publication(previous, transition, closedFor, converged, null, null, conditions);
-        }
-        if (upgradeObservedSince != null) {
-            Duration took = Duration.between(upgradeObservedSince, input.now());
+        if (!upgrading) {
+            UpgradeCompleted completed = upgradeObservedSince == null ? null
+                    : new UpgradeCompleted(upgradePhase, Duration.between(upgradeObservedSince, input.now()));
             upgradeObservedSince = null;
-            return new Publication(previous, transition, closedFor, converged, upgradePhase, took, conditions);
+            return completed;
         }
-        return new Publication(previous, transition, closedFor, converged, null, null, conditions);
+        if (upgradeObservedSince == null) {
+            upgradeObservedSince = input.now();
+            upgradePhase = decision.assessment().upgrade().phase().name();
+            convergedDuringUpgrade.clear();
+        }
+        for (GateInput.Component c : input.components()) {
+            String name = c.expectation().component();
+            if (decision.assessment().blockerOf(name) == null && convergedDuringUpgrade.add(name)) {
+                converged.put(name, Duration.between(upgradeObservedSince, input.now()));
+            }
+        }
+        return null;
     }
 
     /** From now on every decision is closed, {@code why} first. */

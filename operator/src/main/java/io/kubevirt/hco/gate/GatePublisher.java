@@ -87,7 +87,7 @@ public class GatePublisher {
         }
         p.convergedAfter().forEach(metrics::componentConverged);
         if (p.upgradeCompleted() != null) {
-            metrics.upgradeCompleted(p.upgradeCompleted(), p.upgradeTook());
+            metrics.upgradeCompleted(p.upgradeCompleted().phase(), p.upgradeCompleted().took());
         }
         writeOperatorCondition(decision);
         if (p.transition()) {

@@ -1,5 +1,7 @@
 package io.kubevirt.hco.reconciler;
 
+import static io.kubevirt.hco.snapshot.WrittenSpecs.annotation;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,6 @@ public class ComponentWriter {
 
     private static final Logger LOG = Logger.getLogger(ComponentWriter.class);
     public static final String FIELD_MANAGER = "hco-operator";
-    public static final String SPEC_HASH = WrittenSpecs.SPEC_HASH;
     /** The fingerprint of the part of our intent the component's status follows ({@link ComponentDescriptor#renderedSpec}). */
     public static final String RENDERED_HASH = "hco.kubevirt.io/rendered-hash";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
@@ -94,7 +95,7 @@ public class ComponentWriter {
             LOG.infof("created %s %s", d.kind(), d.crName());
             return record(d, hash, desired, created);
         }
-        boolean sameIntent = hash.equals(annotation(current, SPEC_HASH));
+        boolean sameIntent = hash.equals(annotation(current, WrittenSpecs.SPEC_HASH));
         boolean specInSync = written.inSync(d, current, desired);
         if (specInSync && !sameIntent) {
             // our intent changed, yet every field of it is there already: what changed may be a
@@ -276,7 +277,7 @@ public class ComponentWriter {
         cr.setApiVersion(d.apiVersion());
         cr.setKind(d.kind());
         Map<String, String> annotations = new LinkedHashMap<>(d.annotations(desired));
-        annotations.put(SPEC_HASH, hash);
+        annotations.put(WrittenSpecs.SPEC_HASH, hash);
         annotations.put(RENDERED_HASH, renderedHash(d, desired, hash));
         annotations.put(ObservationReader.STATUS_AT_SPEC_WRITE, statusAtWrite);
         Map<String, String> labels = new LinkedHashMap<>();
@@ -314,11 +315,6 @@ public class ComponentWriter {
 
     private static Map<String, String> labels(GenericKubernetesResource cr) {
         return cr.getMetadata().getLabels() == null ? Map.of() : cr.getMetadata().getLabels();
-    }
-
-    private static String annotation(GenericKubernetesResource cr, String key) {
-        var annotations = cr == null ? null : cr.getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.get(key);
     }
 
     private static String annotationOr(GenericKubernetesResource cr, String key, String fallback) {

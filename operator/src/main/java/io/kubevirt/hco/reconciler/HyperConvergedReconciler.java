@@ -86,9 +86,6 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     HyperConvergedStatusWriter statusWriter;
 
     @Inject
-    ComponentInstallation installation;
-
-    @Inject
     SpecApplication application;
 
     @Inject

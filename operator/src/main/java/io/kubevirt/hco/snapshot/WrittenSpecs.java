@@ -94,7 +94,8 @@ public class WrittenSpecs {
         return b != null && b.desiredHash().equals(SpecJson.fingerprint(desired)) && SpecJson.sameJson(b.spec(), spec);
     }
 
-    static String annotation(GenericKubernetesResource cr, String key) {
+    /** The CR's annotation {@code key}; null when the CR or the annotation is absent. */
+    public static String annotation(GenericKubernetesResource cr, String key) {
         var annotations = cr == null ? null : cr.getMetadata().getAnnotations();
         return annotations == null ? null : annotations.get(key);
     }

@@ -118,7 +118,7 @@ class FaultsAndInputIT extends E2eScenario {
     private String specHash(ComponentDescriptor d) {
         var cr = ComponentResources.managed(admin, d, NS).get();
         return cr == null || cr.getMetadata().getAnnotations() == null ? ""
-                : String.valueOf(cr.getMetadata().getAnnotations().get(io.kubevirt.hco.reconciler.ComponentWriter.SPEC_HASH));
+                : String.valueOf(cr.getMetadata().getAnnotations().get(io.kubevirt.hco.snapshot.WrittenSpecs.SPEC_HASH));
     }
 
     @Test
