@@ -40,6 +40,8 @@ build_one olm github.com/operator-framework/operator-lifecycle-manager "$OLM_VER
 # OLM's own CRDs (OperatorCondition, ClusterServiceVersion, ...)
 module_files olm-api github.com/operator-framework/api "$OLM_API_VERSION" 'crds/operators.coreos.com_*.yaml'
 go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION"   # alert rule tests
+# the server of the same module and version: scrapes the operator and evaluates the shipped rules (PrometheusIT)
+go_install prometheus github.com/prometheus/prometheus/cmd/prometheus "$PROMETHEUS_VERSION"
 go_install helm helm.sh/helm/v4/cmd/helm "$HELM_VERSION"                                # chart lint/template
 # prometheus-operator's monitoring CRDs: the chart's and the bundle's monitors and rules meet their real schemas
 module_files prometheus-operator-crds github.com/prometheus-operator/prometheus-operator "$PROMETHEUS_OPERATOR_VERSION" \

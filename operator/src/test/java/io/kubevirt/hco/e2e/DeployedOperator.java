@@ -58,11 +58,14 @@ final class DeployedOperator {
             PodSpec podSpec, String namespace, Map<String, String> injected, boolean realComponents) throws IOException {
         Container container = podSpec.getContainers().get(0);
         Map<String, String> mounts = mountSecrets(admin, podSpec, container, namespace, api.dir().resolve(pod));
-        Map<String, String> env = new HashMap<>();
+        Map<String, String> podEnv = new HashMap<>();
         for (EnvVar var : container.getEnv()) {
-            env.put(var.getName(), underMounts(value(var, namespace, pod, labels == null ? Map.of() : labels), mounts));
+            podEnv.put(var.getName(), value(var, namespace, pod, labels == null ? Map.of() : labels));
         }
-        env.putAll(injected);
+        podEnv.putAll(injected);
+        // what a process on this host sees: paths under the volumes' mount paths are its directories
+        Map<String, String> env = new HashMap<>();
+        podEnv.forEach((k, v) -> env.put(k, OperatorProcess.onHost(v, mounts)));
         String serviceAccount = podSpec.getServiceAccountName();
         String token = ClusterSetup.token(admin, namespace, serviceAccount);
         Path kubeconfig = api.kubeconfig(serviceAccount, token, namespace);
@@ -78,7 +81,7 @@ final class DeployedOperator {
             env.put("SIMULATED_MOUNTS", where.toString());
             return ComponentOperatorProcess.start(pod, container.getImage(), kubeconfig, env, api.dir());
         }
-        return OperatorProcess.startWithEnv(pod, kubeconfig, env, api.dir());
+        return OperatorProcess.startInPod(pod, kubeconfig, podEnv, mounts, api.dir());
     }
 
     /** Secret volumes written to host directories, as a kubelet would; returns mountPath → directory. */
@@ -114,18 +117,6 @@ final class DeployedOperator {
             mounts.put(mount.getMountPath(), dir.toString());
         }
         return mounts;
-    }
-
-    private static String underMounts(String value, Map<String, String> mounts) {
-        if (value == null) {
-            return null;
-        }
-        for (var m : mounts.entrySet()) {
-            if (value.startsWith(m.getKey() + "/")) {
-                return m.getValue() + value.substring(m.getKey().length());
-            }
-        }
-        return value;
     }
 
     private static final java.util.regex.Pattern LABEL = java.util.regex.Pattern.compile("metadata\\.labels\\['(.+)'\\]");

@@ -9,10 +9,10 @@ import java.util.Properties;
 import io.kubevirt.hco.Repo;
 
 /**
- * The real etcd, kube-apiserver, kube-controller-manager, kubectl and OLM (and promtool, helm), built from their Go modules by {@code e2e/bin/build.sh} and
+ * The real etcd, kube-apiserver, kube-controller-manager, kubectl and OLM (and Prometheus, promtool, helm), built from their Go modules by {@code e2e/bin/build.sh} and
  * cached under ~/.cache/hco-operator/e2e-bin. Missing binaries are built on first use.
  */
-public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, Path helm,
+public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path promtool, Path prometheus, Path helm,
         Path prometheusOperatorCrds, Path bundleValidate, Path kubeControllerManager, Path olm, Path kubectl,
         String etcdVersion, String kubeVersion, String olmVersion, RealComponents realComponents) {
 
@@ -57,14 +57,14 @@ public record E2eBinaries(Path etcd, Path kubeApiServer, Path olmCrds, Path prom
             // time also rebuilds what changed (a new pinned version, an edited bundle validator)
             build();
             Properties p = load(props);
-            for (String binary : new String[] { "etcd", "kube-apiserver", "promtool", "helm", "bundle-validate",
+            for (String binary : new String[] { "etcd", "kube-apiserver", "promtool", "prometheus", "helm", "bundle-validate",
                     "kube-controller-manager", "olm", "kubectl", "virt-operator", "virt-operator.previous", "cnao-manager", "kwok" }) {
                 if (p == null || missing(p, binary)) {
                     throw new IllegalStateException(binary + " missing after e2e/bin/build.sh; see " + props);
                 }
             }
             return new E2eBinaries(Path.of(p.getProperty("etcd")), Path.of(p.getProperty("kube-apiserver")),
-                    Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), Path.of(p.getProperty("helm")),
+                    Path.of(p.getProperty("olm-crds")), Path.of(p.getProperty("promtool")), Path.of(p.getProperty("prometheus")), Path.of(p.getProperty("helm")),
                     Path.of(p.getProperty("prometheus-operator-crds")), Path.of(p.getProperty("bundle-validate")),
                     Path.of(p.getProperty("kube-controller-manager")), Path.of(p.getProperty("olm")),
                     Path.of(p.getProperty("kubectl")), p.getProperty("etcd.version"), p.getProperty("kube-apiserver.version"), p.getProperty("olm.version"),

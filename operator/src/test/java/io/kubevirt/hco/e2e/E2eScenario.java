@@ -83,8 +83,13 @@ abstract class E2eScenario {
     }
 
     OperatorProcess operator(String name, String version, Map<String, String> env) throws Exception {
+        return operator(name, version, env, OperatorLaunch.standard());
+    }
+
+    OperatorProcess operator(String name, String version, Map<String, String> env, OperatorLaunch launch)
+            throws Exception {
         Path kubeconfig = api.kubeconfig("hco-operator", operatorToken, NS);
-        OperatorProcess op = OperatorProcess.start(name, kubeconfig, NS, version, env, api.dir());
+        OperatorProcess op = OperatorProcess.start(name, kubeconfig, NS, version, env, api.dir(), launch);
         operators.add(op);
         return op;
     }

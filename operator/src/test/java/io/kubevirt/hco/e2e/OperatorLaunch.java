@@ -7,11 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How an operator process is started: the packaged jar on this JVM, or the native executable.
+ * How an operator process is started: the packaged jar on this JVM, the native executable, or the
+ * operator image's entrypoint in its own root filesystem ({@link ContainerRun}).
  * The e2e suite runs the jar; {@code -Dhco.e2e.native=<executable>} runs the same scenarios against
- * a native build (packaging/native/e2e.sh), {@code -Dhco.e2e.native-flags} its run-time flags.
+ * a native build (packaging/native/e2e.sh), {@code -Dhco.e2e.native-flags} its run-time flags;
+ * {@code -Dhco.e2e.image=true} runs them from the operator image the build made.
  */
-public record OperatorLaunch(String label, Path program, List<String> command) {
+public record OperatorLaunch(String label, Path program, List<String> command, ContainerImage image) {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
 
@@ -27,6 +29,9 @@ public record OperatorLaunch(String label, Path program, List<String> command) {
     /** What the e2e scenarios start unless they say otherwise. */
     public static OperatorLaunch standard() {
         String executable = System.getProperty("hco.e2e.native", "");
+        if (Boolean.getBoolean("hco.e2e.image")) {
+            return fromImage();
+        }
         return executable.isBlank() ? jvm(JVM_FLAGS) : nativeExecutable(Path.of(executable), NATIVE_FLAGS);
     }
 
@@ -34,17 +39,31 @@ public record OperatorLaunch(String label, Path program, List<String> command) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(split(flags));
         command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
-        return new OperatorLaunch("JVM", JAR, command);
+        return new OperatorLaunch("JVM", JAR, command, null);
     }
 
     public static OperatorLaunch nativeExecutable(Path executable, String flags) {
         List<String> command = new ArrayList<>(List.of(executable.toAbsolutePath().toString()));
         command.addAll(split(flags));
-        return new OperatorLaunch("native", executable, command);
+        return new OperatorLaunch("native", executable, command, null);
+    }
+
+    /** The operator image the build made (native when built, else JVM), run as a container would run it. */
+    public static OperatorLaunch fromImage() {
+        try {
+            ContainerImage image = ContainerImage.operator();
+            return new OperatorLaunch("image:" + image.kind(), image.tarball(), image.entrypoint(), image);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     public boolean isNative() {
-        return label.equals("native");
+        return label.equals("native") || label.equals("image:native");
+    }
+
+    public boolean inContainer() {
+        return image != null;
     }
 
     /** The flags after the program, for reports. */
@@ -54,7 +73,8 @@ public record OperatorLaunch(String label, Path program, List<String> command) {
 
     void checkBuilt() throws IOException {
         if (!Files.isRegularFile(program)) {
-            throw new IOException(program + " is missing: " + (isNative()
+            throw new IOException(program + " is missing: " + (inContainer() ? "the package phase builds it"
+                    : isNative()
                     ? "build it with packaging/native/build.sh"
                     : "the e2e suite runs after `mvn package`"));
         }

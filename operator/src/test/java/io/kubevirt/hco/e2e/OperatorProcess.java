@@ -67,41 +67,83 @@ public final class OperatorProcess implements PodProcess {
     }
 
     /**
-     * Starts the jar with exactly {@code podEnv} (as a pod spec would set it, null = unset) plus the
+     * Starts the operator with exactly {@code podEnv} (as a pod spec would set it, null = unset) plus the
      * kubeconfig and free ports for this host.
      */
     public static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir)
             throws IOException {
-        return startWithEnv(name, kubeconfig, podEnv, logDir, OperatorLaunch.standard());
+        return startWithEnv(name, kubeconfig, podEnv, Map.of(), logDir, OperatorLaunch.standard());
+    }
+
+    /**
+     * As a kubelet starts the pod's container: {@code mounts} are its volumes (mount path → directory
+     * on this host). Run from the image, they are mounted at their paths; run on the host, paths
+     * under them in the env are rewritten to the directories.
+     */
+    static OperatorProcess startInPod(String name, Path kubeconfig, Map<String, String> podEnv,
+            Map<String, String> mounts, Path logDir) throws IOException {
+        return startWithEnv(name, kubeconfig, podEnv, mounts, logDir, OperatorLaunch.standard());
     }
 
     private static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir,
             OperatorLaunch launch) throws IOException {
+        return startWithEnv(name, kubeconfig, podEnv, Map.of(), logDir, launch);
+    }
+
+    private static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv,
+            Map<String, String> mounts, Path logDir, OperatorLaunch launch) throws IOException {
         launch.checkBuilt();
         int port = RealApiServer.freePort();
-        String cert = podEnv.get("HCO_TLS_CERT_FILE");
+        String cert = onHost(podEnv.get("HCO_TLS_CERT_FILE"), mounts);
         OperatorProcess op = new OperatorProcess(name, port, logDir.resolve(name + ".log"),
                 cert == null ? null : Path.of(cert));
-        ProcessBuilder pb = new ProcessBuilder(launch.command());
-        Map<String, String> env = pb.environment();
-        env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG") || k.startsWith("HCO_")
-                || k.startsWith("OPERATOR_"));
-        Map<String, String> config = new HashMap<>(podEnv);
-        config.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
+        Map<String, String> config = new HashMap<>();
+        podEnv.forEach((k, v) -> config.put(k, launch.inContainer() ? v : onHost(v, mounts)));
         config.put("HCO_MANAGEMENT_PORT", Integer.toString(port));
         config.put("HCO_HTTP_PORT", Integer.toString(RealApiServer.freePort()));
         // pods have a port space each; processes on one host do not (a test may name its own)
         config.putIfAbsent("HCO_WEBHOOK_PORT", Integer.toString(RealApiServer.freePort()));
-        config.forEach((k, v) -> {
-            if (v == null) {
-                env.remove(k);
-            } else {
-                env.put(k, v);
+        ProcessBuilder pb;
+        if (launch.inContainer()) {
+            try {
+                pb = new ProcessBuilder(ContainerRun.command(launch.image(), Files.createDirectories(
+                        logDir.resolve(name + ".pod")), kubeconfig, RealApiServer.servingCaBeside(kubeconfig), mounts));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
             }
-        });
+            pb.environment().clear();
+            pb.environment().putAll(ContainerRun.environment(launch.image(), name, kubeconfig, config));
+        } else {
+            pb = new ProcessBuilder(launch.command());
+            Map<String, String> env = pb.environment();
+            env.keySet().removeIf(k -> k.startsWith("KUBERNETES_") || k.equals("KUBECONFIG") || k.startsWith("HCO_")
+                    || k.startsWith("OPERATOR_"));
+            config.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
+            config.forEach((k, v) -> {
+                if (v == null) {
+                    env.remove(k);
+                } else {
+                    env.put(k, v);
+                }
+            });
+        }
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(op.log.toFile()));
         op.process = pb.start();
         return op;
+    }
+
+    /** A path in the pod (under one of its volumes' mount paths) as the directory on this host. */
+    static String onHost(String value, Map<String, String> mounts) {
+        if (value == null) {
+            return null;
+        }
+        for (var m : mounts.entrySet()) {
+            if (value.startsWith(m.getKey() + "/")) {
+                return m.getValue() + value.substring(m.getKey().length());
+            }
+        }
+        return value;
     }
 
     public static String operatorConditionName(String version) {

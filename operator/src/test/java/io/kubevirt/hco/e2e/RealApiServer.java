@@ -198,6 +198,15 @@ public final class RealApiServer implements AutoCloseable {
     }
 
     /** A kubeconfig that authenticates with {@code token}: what a pod's mounted ServiceAccount gives. */
+    /**
+     * The CA that verifies the API server's serving certificate (kube-apiserver's self-signed pair in
+     * --cert-dir, whose file carries its CA): what a pod finds as the ServiceAccount's ca.crt. Found
+     * from a kubeconfig this server wrote, which sits in its directory.
+     */
+    static Path servingCaBeside(Path kubeconfig) {
+        return kubeconfig.toAbsolutePath().getParent().resolve("certs/apiserver.crt");
+    }
+
     public Path kubeconfig(String name, String token, String namespace) throws IOException {
         Path file = dir.resolve(name + ".kubeconfig");
         Files.writeString(file, """
