@@ -30,9 +30,16 @@ final class DeployedOperator {
 
     static OperatorProcess start(RealApiServer api, KubernetesClient admin, Deployment deployment, String namespace,
             Map<String, String> injected) throws IOException {
+        return start(api, admin, deployment, namespace, injected, OperatorLaunch.standard());
+    }
+
+    /** As above, the operator started as {@code launch} says (e.g. from its image). */
+    static OperatorProcess start(RealApiServer api, KubernetesClient admin, Deployment deployment, String namespace,
+            Map<String, String> injected, OperatorLaunch launch) throws IOException {
         var template = deployment.getSpec().getTemplate();
-        return startPod(api, admin, deployment.getMetadata().getName() + "-0", template.getMetadata() == null ? Map.of()
-                : template.getMetadata().getLabels(), template.getSpec(), namespace, injected);
+        return (OperatorProcess) startContainer(api, admin, deployment.getMetadata().getName() + "-0",
+                template.getMetadata() == null ? Map.of() : template.getMetadata().getLabels(), template.getSpec(),
+                namespace, injected, false, launch);
     }
 
     /** The operator as the kubelet would run pod {@code pod} (with these labels) with this spec. */
@@ -56,6 +63,14 @@ final class DeployedOperator {
      */
     static PodProcess startContainer(RealApiServer api, KubernetesClient admin, String pod, Map<String, String> labels,
             PodSpec podSpec, String namespace, Map<String, String> injected, boolean realComponents) throws IOException {
+        return startContainer(api, admin, pod, labels, podSpec, namespace, injected, realComponents,
+                OperatorLaunch.standard());
+    }
+
+    /** As above; our operator's container started as {@code launch} says (the jar, or its image). */
+    static PodProcess startContainer(RealApiServer api, KubernetesClient admin, String pod, Map<String, String> labels,
+            PodSpec podSpec, String namespace, Map<String, String> injected, boolean realComponents,
+            OperatorLaunch launch) throws IOException {
         Container container = podSpec.getContainers().get(0);
         Map<String, String> mounts = mountSecrets(admin, podSpec, container, namespace, api.dir().resolve(pod));
         Map<String, String> podEnv = new HashMap<>();
@@ -81,7 +96,13 @@ final class DeployedOperator {
             env.put("SIMULATED_MOUNTS", where.toString());
             return ComponentOperatorProcess.start(pod, container.getImage(), kubeconfig, env, api.dir());
         }
-        return OperatorProcess.startInPod(pod, kubeconfig, podEnv, mounts, api.dir());
+        if (launch.inContainer() && container.getImage().contains("@")
+                && !container.getImage().endsWith("@" + launch.image().digest())) {
+            // a kubelet pulls what the pod names: only the image this build made can run here
+            throw new IllegalStateException("pod " + pod + " asks for " + container.getImage() + ", but the image this"
+                    + " build made is " + launch.image().digest());
+        }
+        return OperatorProcess.startInPod(pod, kubeconfig, podEnv, mounts, api.dir(), launch);
     }
 
     /** Secret volumes written to host directories, as a kubelet would; returns mountPath → directory. */

@@ -81,8 +81,8 @@ public final class OperatorProcess implements PodProcess {
      * under them in the env are rewritten to the directories.
      */
     static OperatorProcess startInPod(String name, Path kubeconfig, Map<String, String> podEnv,
-            Map<String, String> mounts, Path logDir) throws IOException {
-        return startWithEnv(name, kubeconfig, podEnv, mounts, logDir, OperatorLaunch.standard());
+            Map<String, String> mounts, Path logDir, OperatorLaunch launch) throws IOException {
+        return startWithEnv(name, kubeconfig, podEnv, mounts, logDir, launch);
     }
 
     private static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir,

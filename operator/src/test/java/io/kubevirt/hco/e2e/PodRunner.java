@@ -46,6 +46,8 @@ final class PodRunner implements AutoCloseable {
     private final KubernetesClient admin;
     private final String namespace;
     private boolean realComponents;
+    /** How our operator's pods are run: the jar, or the operator image as a container ({@link #fromImage}). */
+    private OperatorLaunch launch = OperatorLaunch.standard();
     /**
      * The component operators' pods' IP: this host's non-loopback address, so that the API server
      * reaches the webhooks they serve through their endpoints (it refuses loopback endpoints). Our
@@ -74,6 +76,12 @@ final class PodRunner implements AutoCloseable {
     PodRunner withRealComponents(String kwokNode) {
         this.realComponents = true;
         this.kwokNode = kwokNode;
+        return this;
+    }
+
+    /** Our operator's pods run the operator image's entrypoint in its root filesystem, as a container runtime would. */
+    PodRunner fromImage() {
+        this.launch = OperatorLaunch.fromImage();
         return this;
     }
 
@@ -173,7 +181,7 @@ final class PodRunner implements AutoCloseable {
             }
             if (process == null) {
                 process = DeployedOperator.startContainer(api, admin, name, pod.getMetadata().getLabels(), pod.getSpec(),
-                        namespace, Map.of(), realComponents);
+                        namespace, Map.of(), realComponents, launch);
                 running.put(name, process);
             }
             report(pod, process.alive(), process.ready());

@@ -96,7 +96,8 @@ final class RealOlm implements AutoCloseable {
     }
 
     PodRunner kubelet(String namespace) {
-        PodRunner runner = new PodRunner(api, namespace);
+        // our operator's pods run the image the bundle names, as a container
+        PodRunner runner = new PodRunner(api, namespace).fromImage();
         return (realComponents ? runner.withRealComponents(KwokCluster.KWOK_NODE) : runner).start();
     }
 

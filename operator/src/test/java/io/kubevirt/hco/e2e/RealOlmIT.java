@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ import io.kubevirt.hco.simulator.ComponentCrds;
  * OLM's own olm-operator in the loop: the bundle's CSV is installed and upgraded by OLM, which
  * reads our OperatorCondition; the operator runs as the pods OLM's Deployment gets (PodRunner), so
  * every decision about installing, holding and replacing a version is OLM's, not a stand-in's.
+ * The bundle is the bundle image's, and the pods run the operator image it names by digest, as a
+ * container (ContainerRun): deployed as a container through OLM.
  */
 class RealOlmIT {
 
@@ -555,9 +558,14 @@ class RealOlmIT {
         }
     }
 
+    /**
+     * A manifest of the bundle image the build made (its root filesystem, as a catalog would unpack
+     * it): the CSV names the operator image by digest, and the pod runner runs that image.
+     */
     List<HasMetadata> bundleManifest(String file) throws Exception {
-        return admin.load(new ByteArrayInputStream(Files.readAllBytes(BuildOutputs.BUNDLE.resolve("manifests")
-                .resolve(file)))).items();
+        Path manifests = ContainerImage.built("bundle").orElseThrow(() -> new IllegalStateException(
+                "no bundle image in target/images: the package phase builds it")).rootfs().resolve("manifests");
+        return admin.load(new ByteArrayInputStream(Files.readAllBytes(manifests.resolve(file)))).items();
     }
 
     @SuppressWarnings("unchecked")
