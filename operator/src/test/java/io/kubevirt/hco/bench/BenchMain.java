@@ -173,6 +173,14 @@ public final class BenchMain {
                 + " -Xshare:on"));
         NATIVE.ifPresent(executable -> modes.put("native", OperatorLaunch.nativeExecutable(executable,
                 OperatorLaunch.NATIVE_FLAGS)));
+        // the images the build made, run from their root filesystems as a container (ContainerRun)
+        OperatorLaunch.builtImages().forEach((kind, launch) -> {
+            modes.put(kind + " image", launch);
+            results.put("image." + kind + ".compressedBytes", launch.imageCompressedBytes());
+            row("image size, compressed (" + kind + ")", fmt(launch.imageCompressedBytes() / 1e6) + " MB", "–",
+                    "what a registry transfers: gzip'd layers + config + manifest"
+                            + (kind.equals("native") ? "; target ≤ 40 MB" : ""));
+        });
         Map<String, List<BenchSupport.Startup>> samples = new LinkedHashMap<>();
         // the modes take turns, so that the machine's drift over the minutes weighs on both alike
         for (int i = 0; i < STARTS; i++) {

@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * each is built in one go FROM scratch).
  */
 record ContainerImage(String kind, Path tarball, String digest, List<String> entrypoint, Map<String, String> env,
-        String user, String workingDirectory, Map<String, String> labels, List<Integer> ports) {
+        String user, String workingDirectory, Map<String, String> labels, List<Integer> ports, long compressedBytes) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Path IMAGES = Path.of("target/images");
@@ -50,7 +50,8 @@ record ContainerImage(String kind, Path tarball, String digest, List<String> ent
         List<Integer> ports = new ArrayList<>();
         config.path("ExposedPorts").fieldNames().forEachRemaining(p -> ports.add(Integer.parseInt(p.split("/")[0])));
         return Optional.of(new ContainerImage(kind, tarball, image.path("digest").asText(), entrypoint, env,
-                config.path("User").asText(null), config.path("WorkingDir").asText("/"), labels, ports));
+                config.path("User").asText(null), config.path("WorkingDir").asText("/"), labels, ports,
+                image.path("compressedBytes").asLong(-1)));
     }
 
     /** The operator image the suite runs: the native one when the build made it, else the JVM one. */

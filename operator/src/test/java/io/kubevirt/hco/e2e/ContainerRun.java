@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * How a container runtime would start the image's entrypoint, without one: in a mount namespace of
  * its own ({@code unshare -m}), the image's root filesystem bound read-only (the chart's
  * readOnlyRootFilesystem), /proc, /dev, a tmpfs /tmp, the pod's volumes at their mount paths and
- * the ServiceAccount's token, CA and namespace at the in-cluster path; then {@code nsenter --root
- * --wd -S -G} enters that root as the image's user. The process env is the image's Env, then the
+ * the ServiceAccount's token, CA and namespace at the in-cluster path; then, from the image's working
+ * directory, {@code nsenter --root -S -G} enters that root as the image's user. The process env is the image's Env, then the
  * pod's, then the in-cluster API address (KUBERNETES_SERVICE_HOST/PORT), as the kubelet sets them:
  * no kubeconfig, no host environment. The network is the host's (a pod IP here is the host).
  */
@@ -59,8 +59,10 @@ final class ContainerRun {
                     .append('\n');
         }
         String[] user = image.userAndGroup();
-        script.append("exec nsenter --root=").append(q(root)).append(" --wd=").append(q(image.workingDirectory()))
-                .append(" -S ").append(user[0]).append(" -G ").append(user[1]);
+        // the working directory is entered before the root (nsenter's --wd would look it up on the host)
+        script.append("cd ").append(q(root + image.workingDirectory())).append('\n')
+                .append("exec nsenter --root=").append(q(root)).append(" -S ").append(user[0]).append(" -G ")
+                .append(user[1]);
         for (String arg : image.entrypoint()) {
             script.append(' ').append(q(arg));
         }

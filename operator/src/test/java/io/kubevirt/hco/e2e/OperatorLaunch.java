@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How an operator process is started: the packaged jar on this JVM, the native executable, or the
@@ -56,6 +57,25 @@ public record OperatorLaunch(String label, Path program, List<String> command, C
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** Each operator image the build made (native, jvm), as a launch; empty when none was built. */
+    public static Map<String, OperatorLaunch> builtImages() {
+        Map<String, OperatorLaunch> launches = new java.util.LinkedHashMap<>();
+        for (String kind : List.of("native", "jvm")) {
+            try {
+                ContainerImage.built(kind).ifPresent(image -> launches.put(kind,
+                        new OperatorLaunch("image:" + kind, image.tarball(), image.entrypoint(), image)));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return launches;
+    }
+
+    /** The compressed size of the image this launch runs (what a registry transfers), in bytes; -1 if none. */
+    public long imageCompressedBytes() {
+        return image == null ? -1 : image.compressedBytes();
     }
 
     public boolean isNative() {
