@@ -30,14 +30,15 @@ final class DeployedOperator {
 
     static OperatorProcess start(RealApiServer api, KubernetesClient admin, Deployment deployment, String namespace,
             Map<String, String> injected) throws IOException {
-        return start(api, admin, deployment, namespace, injected, OperatorLaunch.standard());
+        return start(api, admin, deployment, namespace, injected, OperatorLaunch.standard(),
+                deployment.getMetadata().getName() + "-0");
     }
 
-    /** As above, the operator started as {@code launch} says (e.g. from its image). */
+    /** As above, the operator started as {@code launch} says (e.g. from its image), as pod {@code pod}. */
     static OperatorProcess start(RealApiServer api, KubernetesClient admin, Deployment deployment, String namespace,
-            Map<String, String> injected, OperatorLaunch launch) throws IOException {
+            Map<String, String> injected, OperatorLaunch launch, String pod) throws IOException {
         var template = deployment.getSpec().getTemplate();
-        return (OperatorProcess) startContainer(api, admin, deployment.getMetadata().getName() + "-0",
+        return (OperatorProcess) startContainer(api, admin, pod,
                 template.getMetadata() == null ? Map.of() : template.getMetadata().getLabels(), template.getSpec(),
                 namespace, injected, false, launch);
     }

@@ -54,7 +54,7 @@ class PrometheusIT extends E2eScenario {
         Deployment d = admin.apps().deployments().inNamespace(HELM_NS).withName("hco-operator").get();
         var env = d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
         OperatorLaunch image = OperatorLaunch.fromImage();
-        OperatorProcess v1 = DeployedOperator.start(api, admin, d, HELM_NS, Map.of(), image);
+        OperatorProcess v1 = DeployedOperator.start(api, admin, d, HELM_NS, Map.of(), image, "hco-operator-v1");
         operators.add(v1);
         within(120).until(() -> v1.liveness() == 200);
 
@@ -94,20 +94,26 @@ class PrometheusIT extends E2eScenario {
                     next.put(descriptor.versionEnv(), "v99.0.0");
                 }
             }
-            v1.close();
-            OperatorProcess v2 = DeployedOperator.start(api, admin, d, HELM_NS, next, image);
+            // a rolling update: the next pod starts beside the old one, is scraped, then the old one goes
+            OperatorProcess v2 = DeployedOperator.start(api, admin, d, HELM_NS, next, image, "hco-operator-v2");
             operators.add(v2);
             within(120).until(() -> v2.liveness() == 200);
+            prometheus.targets(List.of(v1.managementPort(), v2.managementPort()));
+            untilWatchingAlerts(prometheus, fired, 30,
+                    () -> prometheus.query("up{job=\"hco-operator\"} == 1").size() == 2);
             prometheus.targets(List.of(v2.managementPort()));
-            untilWatchingAlerts(prometheus, fired, 60,
-                    () -> prometheus.query("kubevirt_hco_upgrade_in_progress == 1").size() == 1);
+            untilWatchingAlerts(prometheus, fired, 30, () -> prometheus.query(
+                    "up{instance=\"127.0.0.1:" + v1.managementPort() + "\"}").isEmpty());
+            v1.close();
+            untilWatchingAlerts(prometheus, fired, 90,
+                    () -> prometheus.query("max(kubevirt_hco_upgrade_in_progress) == 1").size() == 1);
             for (String component : expected.keySet()) {
                 long end = System.nanoTime() + 8_000_000_000L;
                 untilWatchingAlerts(prometheus, fired, 20, () -> System.nanoTime() > end);
                 components.runVersion(component, "v99.0.0");
             }
             untilWatchingAlerts(prometheus, fired, 120, () -> upgradeable(stack)
-                    && prometheus.query("kubevirt_hco_upgrade_in_progress == 0").size() == 1);
+                    && prometheus.query("max(kubevirt_hco_upgrade_in_progress) == 0").size() == 1);
             assertThat(fired).as("alerts that fired during a normal install and upgrade").isEmpty();
 
             // a component held degraded, outside any upgrade, past the alert's for

@@ -78,7 +78,7 @@ final class PrometheusScrape {
         }
     }
 
-    private static byte[] secret(KubernetesClient admin, String namespace, Map<String, Object> selector) {
+    static byte[] secret(KubernetesClient admin, String namespace, Map<String, Object> selector) {
         var secret = admin.secrets().inNamespace(namespace).withName((String) selector.get("name")).get();
         if (secret == null || secret.getData() == null || secret.getData().get(selector.get("key")) == null) {
             throw new IllegalStateException("Secret " + namespace + "/" + selector.get("name") + " has no key "

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,13 +70,13 @@ final class RealPrometheus implements AutoCloseable {
         Map<String, Object> tls = (Map<String, Object>) endpoint.get("tlsConfig");
         if (tls != null) {
             Path ca = dir.resolve("ca.crt");
-            Files.write(ca, secret(admin, namespace, (Map<String, Object>) ((Map<String, Object>) tls.get("ca")).get("secret")));
+            Files.write(ca, PrometheusScrape.secret(admin, namespace, (Map<String, Object>) ((Map<String, Object>) tls.get("ca")).get("secret")));
             job.put("tls_config", Map.of("ca_file", ca.toString(), "server_name", tls.get("serverName")));
         }
         Map<String, Object> authorization = (Map<String, Object>) endpoint.get("authorization");
         if (authorization != null) {
             Path token = dir.resolve("token");
-            Files.write(token, secret(admin, namespace, (Map<String, Object>) authorization.get("credentials")));
+            Files.write(token, PrometheusScrape.secret(admin, namespace, (Map<String, Object>) authorization.get("credentials")));
             job.put("authorization", Map.of("type", authorization.getOrDefault("type", "Bearer"),
                     "credentials_file", token.toString()));
         }
@@ -163,15 +162,6 @@ final class RealPrometheus implements AutoCloseable {
             }
         }
         return groups;
-    }
-
-    private static byte[] secret(KubernetesClient admin, String namespace, Map<String, Object> selector) {
-        var secret = admin.secrets().inNamespace(namespace).withName((String) selector.get("name")).get();
-        if (secret == null || secret.getData() == null || secret.getData().get(selector.get("key")) == null) {
-            throw new IllegalStateException("Secret " + namespace + "/" + selector.get("name") + " has no key "
-                    + selector.get("key") + " (yet)");
-        }
-        return Base64.getDecoder().decode(secret.getData().get(selector.get("key")));
     }
 
     @Override
