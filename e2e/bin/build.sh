@@ -72,6 +72,7 @@ olm.version=$OLM_VERSION
 olm-crds=$CACHE/olm-api-$OLM_API_VERSION
 promtool=$CACHE/promtool-$PROMETHEUS_VERSION/promtool
 promtool.version=$PROMETHEUS_VERSION
+prometheus=$CACHE/prometheus-$PROMETHEUS_VERSION/prometheus
 helm=$CACHE/helm-$HELM_VERSION/helm
 helm.version=$HELM_VERSION
 etcd.version=$ETCD_VERSION
