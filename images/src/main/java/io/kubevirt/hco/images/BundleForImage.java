@@ -20,8 +20,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
  */
 final class BundleForImage {
 
+    // every string quoted: with minimized quotes a string such as "10" (an env value, an argument)
+    // came out as an integer, and the API server refused the CSV (RealOlmIT found it)
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
 
     private BundleForImage() {
     }
