@@ -77,13 +77,13 @@ public final class BuildImages {
     private static Path baseRootfs(Path script, Path out, List<Path> elves) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("bash", script.toString(), out.toString()));
         elves.forEach(p -> command.add(p.toString()));
-        JavaRuntime.run(command);
+        BuildHost.run(command);
         return out;
     }
 
     private static String revision(Path root) {
         try {
-            return JavaRuntime.run(List.of("git", "-C", root.toString(), "rev-parse", "HEAD")).trim();
+            return BuildHost.run(List.of("git", "-C", root.toString(), "rev-parse", "HEAD")).trim();
         } catch (IOException | InterruptedException e) {
             return "unknown";
         }

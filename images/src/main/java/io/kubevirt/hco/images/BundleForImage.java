@@ -30,7 +30,7 @@ final class BundleForImage {
 
     /** Copies {@code bundle} to {@code out}, the CSV's operator image {@code operatorImage} by digest. */
     static Path write(Path bundle, Path out, String operatorImage) throws IOException {
-        JavaRuntime.deleteRecursively(out);
+        BuildHost.deleteRecursively(out);
         try (var walk = Files.walk(bundle)) {
             for (Path p : walk.sorted().toList()) {
                 Path to = out.resolve(bundle.relativize(p).toString());

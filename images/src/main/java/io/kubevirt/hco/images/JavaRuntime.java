@@ -31,8 +31,8 @@ final class JavaRuntime {
     static Path link(Path out) throws IOException, InterruptedException {
         String javaHome = System.getProperty("java.home");
         Path runtime = out.resolve("java-runtime");
-        deleteRecursively(runtime);
-        run(List.of(Path.of(javaHome, "bin", "jlink").toString(), "--add-modules", String.join(",", MODULES),
+        BuildHost.deleteRecursively(runtime);
+        BuildHost.run(List.of(Path.of(javaHome, "bin", "jlink").toString(), "--add-modules", String.join(",", MODULES),
                 "--strip-debug", "--no-man-pages", "--no-header-files", "--compress=2", "--output", runtime.toString()));
         // java.desktop is here for java.beans only: its native AWT, sound and font libraries are never
         // loaded by a headless JVM, and they would pull X11, ALSA and FreeType into the image
@@ -42,25 +42,5 @@ final class JavaRuntime {
             }
         }
         return runtime;
-    }
-
-    static String run(List<String> command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes());
-        if (process.waitFor() != 0) {
-            throw new IOException(String.join(" ", command.subList(0, Math.min(3, command.size()))) + " … failed:\n" + output);
-        }
-        return output;
-    }
-
-    static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

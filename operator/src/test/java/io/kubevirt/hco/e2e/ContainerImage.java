@@ -19,7 +19,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * each is built in one go FROM scratch).
  */
 record ContainerImage(String kind, Path tarball, String digest, List<String> entrypoint, Map<String, String> env,
-        String user, String workingDirectory, Map<String, String> labels, List<Integer> ports, long compressedBytes) {
+        String user, String workingDirectory, Map<String, String> labels, List<Integer> ports, long compressedBytes,
+        List<String> layers) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Path IMAGES = Path.of("target/images");
@@ -49,9 +50,11 @@ record ContainerImage(String kind, Path tarball, String digest, List<String> ent
         config.path("Labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
         List<Integer> ports = new ArrayList<>();
         config.path("ExposedPorts").fieldNames().forEachRemaining(p -> ports.add(Integer.parseInt(p.split("/")[0])));
+        List<String> layers = new ArrayList<>();
+        manifest.path("layers").forEach(l -> layers.add(l.path("digest").asText()));
         return Optional.of(new ContainerImage(kind, tarball, image.path("digest").asText(), entrypoint, env,
                 config.path("User").asText(null), config.path("WorkingDir").asText("/"), labels, ports,
-                image.path("compressedBytes").asLong(-1)));
+                image.path("compressedBytes").asLong(-1), List.copyOf(layers)));
     }
 
     /** The operator image the suite runs: the native one when the build made it, else the JVM one. */
@@ -78,10 +81,9 @@ record ContainerImage(String kind, Path tarball, String digest, List<String> ent
             return root;
         }
         Files.createDirectories(root);
-        JsonNode manifest = JSON.readTree(member(tarball, blob(digest)));
-        for (JsonNode layer : manifest.path("layers")) {
+        for (String layer : layers) {
             run(List.of("sh", "-c", "tar -xOf \"$0\" \"$1\" | tar -xz --warning=no-unknown-keyword -C \"$2\"",
-                    tarball.toString(), blob(layer.path("digest").asText()), root.toString()));
+                    tarball.toString(), blob(layer), root.toString()));
         }
         // mount points a container runtime creates: /proc, /dev and the ServiceAccount's files
         for (String dir : List.of("proc", "dev", "var/run/secrets/kubernetes.io/serviceaccount")) {

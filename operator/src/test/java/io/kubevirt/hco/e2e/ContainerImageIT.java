@@ -71,10 +71,10 @@ class ContainerImageIT extends E2eScenario {
         try (var files = Files.list(bundle.rootfs().resolve("manifests"))) {
             csv = files.filter(f -> f.toString().endsWith(".clusterserviceversion.yaml")).findFirst().orElseThrow();
         }
-        JsonNode root2 = new ObjectMapper(new YAMLFactory()).readTree(csv.toFile());
+        JsonNode csvDocument = new ObjectMapper(new YAMLFactory()).readTree(csv.toFile());
         String byDigest = "hco-operator" + (operator.kind().equals("jvm") ? "-jvm" : "") + "@" + operator.digest();
-        assertThat(root2.path("metadata").path("annotations").path("containerImage").asText()).isEqualTo(byDigest);
-        assertThat(root2.path("spec").path("install").path("spec").path("deployments").path(0).path("spec")
+        assertThat(csvDocument.path("metadata").path("annotations").path("containerImage").asText()).isEqualTo(byDigest);
+        assertThat(csvDocument.path("spec").path("install").path("spec").path("deployments").path(0).path("spec")
                 .path("template").path("spec").path("containers").path(0).path("image").asText()).isEqualTo(byDigest);
         assertThat(ContainerImage.IMAGES.resolve("helm-values.yaml")).content().contains("digest: " + operator.digest());
     }

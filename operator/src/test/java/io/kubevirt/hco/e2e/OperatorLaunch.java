@@ -52,8 +52,7 @@ public record OperatorLaunch(String label, Path program, List<String> command, C
     /** The operator image the build made (native when built, else JVM), run as a container would run it. */
     public static OperatorLaunch fromImage() {
         try {
-            ContainerImage image = ContainerImage.operator();
-            return new OperatorLaunch("image:" + image.kind(), image.tarball(), image.entrypoint(), image);
+            return of(ContainerImage.operator());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -64,13 +63,16 @@ public record OperatorLaunch(String label, Path program, List<String> command, C
         Map<String, OperatorLaunch> launches = new java.util.LinkedHashMap<>();
         for (String kind : List.of("native", "jvm")) {
             try {
-                ContainerImage.built(kind).ifPresent(image -> launches.put(kind,
-                        new OperatorLaunch("image:" + kind, image.tarball(), image.entrypoint(), image)));
+                ContainerImage.built(kind).ifPresent(image -> launches.put(kind, of(image)));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         }
         return launches;
+    }
+
+    private static OperatorLaunch of(ContainerImage image) {
+        return new OperatorLaunch("image:" + image.kind(), image.tarball(), image.entrypoint(), image);
     }
 
     /** The compressed size of the image this launch runs (what a registry transfers), in bytes; -1 if none. */

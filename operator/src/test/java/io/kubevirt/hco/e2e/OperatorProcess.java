@@ -63,7 +63,7 @@ public final class OperatorProcess implements PodProcess {
         config.put("HCO_LEASE_RENEW_DEADLINE", "10s");
         config.put("HCO_LEASE_RETRY_PERIOD", "2s");
         config.putAll(extraEnv);
-        return startWithEnv(name, kubeconfig, config, logDir, launch);
+        return startWithEnv(name, kubeconfig, config, Map.of(), logDir, launch);
     }
 
     /**
@@ -83,11 +83,6 @@ public final class OperatorProcess implements PodProcess {
     static OperatorProcess startInPod(String name, Path kubeconfig, Map<String, String> podEnv,
             Map<String, String> mounts, Path logDir, OperatorLaunch launch) throws IOException {
         return startWithEnv(name, kubeconfig, podEnv, mounts, logDir, launch);
-    }
-
-    private static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv, Path logDir,
-            OperatorLaunch launch) throws IOException {
-        return startWithEnv(name, kubeconfig, podEnv, Map.of(), logDir, launch);
     }
 
     private static OperatorProcess startWithEnv(String name, Path kubeconfig, Map<String, String> podEnv,
