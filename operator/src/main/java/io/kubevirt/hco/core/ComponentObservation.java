@@ -29,7 +29,15 @@ public record ComponentObservation(boolean present, String resourceVersion, Long
 
     /** The single condition of that type; null when absent. Duplicates are a {@code problem}, found by the reader. */
     public Condition condition(String type) {
-        return conditions.stream().filter(c -> c.type().equals(type)).findFirst().orElse(null);
+        // a loop, not a stream: the decision looks up several conditions per component per
+        // evaluation, and the stream's allocation was most of the core decision's time (bench)
+        for (int i = 0; i < conditions.size(); i++) {
+            Condition c = conditions.get(i);
+            if (c.type().equals(type)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     public ComponentObservation withSpec(SpecState state) {

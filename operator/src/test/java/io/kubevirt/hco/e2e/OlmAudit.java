@@ -13,11 +13,13 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.Cluster;
+import io.kubevirt.hco.simulator.StackHistory;
 
 /**
  * Every revision of every CSV and OperatorCondition in a namespace, in the order etcd committed them
  * (resourceVersion): the record the OLM scenarios' claims are checked against. Each revision also
- * carries what the simulator's ground truth said when it was seen, via {@code truth}.
+ * carries the ground truth at its own revision ({@code truthAt}, judged on a {@link StackHistory}),
+ * not at the moment its watch event happened to arrive.
  */
 final class OlmAudit implements AutoCloseable {
 
@@ -37,10 +39,12 @@ final class OlmAudit implements AutoCloseable {
 
     private final List<Revision> revisions = new CopyOnWriteArrayList<>();
     private final List<Watch> watches;
-    private final java.util.function.Supplier<String> truth;
+    private final StackHistory stack;
+    private final java.util.function.BiFunction<StackHistory, Long, String> truthAt;
 
-    OlmAudit(KubernetesClient admin, String namespace, java.util.function.Supplier<String> truth) {
-        this.truth = truth;
+    OlmAudit(KubernetesClient admin, String namespace, java.util.function.BiFunction<StackHistory, Long, String> truthAt) {
+        this.truthAt = truthAt;
+        this.stack = new StackHistory(admin, namespace);
         this.watches = List.of(
                 watch(admin, namespace, CSV, this::csv),
                 watch(admin, namespace, OperatorConditionWriter.DEFINITION, this::operatorCondition),
@@ -97,12 +101,24 @@ final class OlmAudit implements AutoCloseable {
     private void add(GenericKubernetesResource r, String kind, Watcher.Action action, String status, String reason,
             String message, Object overrides) {
         revisions.add(new Revision(Long.parseLong(r.getMetadata().getResourceVersion()), kind, r.getMetadata().getName(),
-                action.name(), status, reason, message, overrides, truth.get()));
+                action.name(), status, reason, message, overrides, null));
     }
 
-    /** All revisions so far, ordered by resourceVersion (watch delivery across kinds is not ordered). */
+    /**
+     * All revisions so far, ordered by resourceVersion (watch delivery across kinds is not
+     * ordered), each with the truth at its revision (the stack's history caught up first).
+     */
     List<Revision> revisions() {
-        return revisions.stream().sorted(java.util.Comparator.comparingLong(Revision::resourceVersion)).toList();
+        try {
+            stack.catchUp(java.time.Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return revisions.stream().sorted(java.util.Comparator.comparingLong(Revision::resourceVersion))
+                .map(r -> new Revision(r.resourceVersion(), r.kind(), r.name(), r.action(), r.status(), r.reason(),
+                        r.message(), r.overrides(), truthAt.apply(stack, r.resourceVersion())))
+                .toList();
     }
 
     List<Revision> of(String kind, String name) {
@@ -125,5 +141,6 @@ final class OlmAudit implements AutoCloseable {
     @Override
     public void close() {
         watches.forEach(Watch::close);
+        stack.close();
     }
 }

@@ -24,9 +24,13 @@ public final class StackTruth {
         return ComponentCatalog.ALL.stream().allMatch(d -> healthyAt(admin, namespace, d, version));
     }
 
-    @SuppressWarnings("unchecked")
     public static boolean healthyAt(KubernetesClient admin, String namespace, ComponentDescriptor d, String version) {
-        GenericKubernetesResource cr = ComponentResources.managed(admin, d, namespace).get();
+        return healthy(d, ComponentResources.managed(admin, d, namespace).get(), version);
+    }
+
+    /** Whether {@code cr} (as read at some revision) shows its component healthy at {@code version}. */
+    @SuppressWarnings("unchecked")
+    public static boolean healthy(ComponentDescriptor d, GenericKubernetesResource cr, String version) {
         if (cr == null || !(cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
                 || !version.equals(status.get(d.observedVersionField()))
                 || !(status.get("conditions") instanceof List<?> conditions)) {

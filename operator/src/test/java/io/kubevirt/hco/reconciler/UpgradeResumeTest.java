@@ -49,7 +49,7 @@ class UpgradeResumeTest {
     void upgradeCompletesOnlyWhenEveryComponentReportsTheNewVersion() {
         Cluster cluster = new Cluster(client, NS);
         try (ComponentSimulator simulator = new ComponentSimulator(client, NS, "1.0.0");
-                GateAudit audit = new GateAudit(cluster, NS, OC, simulator::converged, "2.0.0")) {
+                GateAudit audit = new GateAudit(cluster, NS, OC, (d, cr, v) -> simulator.convergedAsOf(cr, v), "2.0.0")) {
             simulator.start(100);
             await().atMost(Duration.ofSeconds(30)).until(() -> cluster.upgradeable(OC) != null
                     && "UpgradeInProgress".equals(cluster.upgradeable(OC).get("reason")));

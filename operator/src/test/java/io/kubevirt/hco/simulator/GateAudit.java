@@ -1,5 +1,7 @@
 package io.kubevirt.hco.simulator;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,36 +10,45 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 
 /**
- * The OLM-side check: watches every revision of the OperatorCondition and, for each one that says
- * Upgradeable=True, asks the simulator's ground truth whether every component had really converged
- * at the expected version. Any revision that says otherwise is a violation.
+ * The OLM-side check: records every revision of the OperatorCondition and judges each one that
+ * says Upgradeable=True on the stack as it stood at that revision ({@link StackHistory}): had every
+ * component really converged at the expected version? Any revision that says otherwise is a
+ * violation.
  */
 public class GateAudit implements AutoCloseable {
 
-    private final java.util.function.BiPredicate<String, String> truth;
+    /** One revision of the Upgradeable condition. */
+    private record Claim(long resourceVersion, String status, String reason) {
+    }
+
+    private final StackHistory stack;
+    private final StackHistory.Judge judge;
     private final String expectedVersion;
-    private final List<String> revisions = new CopyOnWriteArrayList<>();
-    private final List<String> violations = new CopyOnWriteArrayList<>();
+    private final List<Claim> claims = new CopyOnWriteArrayList<>();
     private final Watch watch;
 
     /**
-     * @param truth whether a component (by name) has really converged at a version: the in-process
-     *        simulator's ground truth, or what the CRs' statuses say when the component operators
-     *        run as their own processes
+     * @param judge whether a component's CR, as read at a revision, shows it converged at a version:
+     *        the in-process simulator's record of what it wrote ({@link ComponentSimulator#convergedAsOf}),
+     *        or what the status says when the component operators run as their own processes
      */
-    public GateAudit(Cluster cluster, String namespace, String operatorCondition,
-            java.util.function.BiPredicate<String, String> truth, String expectedVersion) {
-        this.truth = truth;
+    public GateAudit(Cluster cluster, String namespace, String operatorCondition, StackHistory.Judge judge,
+            String expectedVersion) {
+        this.judge = judge;
         this.expectedVersion = expectedVersion;
+        this.stack = new StackHistory(cluster.client(), namespace);
         this.watch = cluster.client().genericKubernetesResources(OperatorConditionWriter.DEFINITION)
                 .inNamespace(namespace).withName(operatorCondition).watch(new Watcher<>() {
                     @Override
                     public void eventReceived(Action action, GenericKubernetesResource oc) {
-                        inspect(oc);
+                        Map<String, Object> m = Cluster.upgradeableOf(oc);
+                        if (m != null) {
+                            claims.add(new Claim(Long.parseLong(oc.getMetadata().getResourceVersion()),
+                                    (String) m.get("status"), (String) m.get("reason")));
+                        }
                     }
 
                     @Override
@@ -46,32 +57,34 @@ public class GateAudit implements AutoCloseable {
                 });
     }
 
-    private void inspect(GenericKubernetesResource oc) {
-        Map<String, Object> m = Cluster.upgradeableOf(oc);
-        if (m == null) {
-            return;
+    /** Every Upgradeable=True recorded so far that the stack at its revision contradicts. */
+    public List<String> violations() {
+        try {
+            stack.catchUp(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
-        revisions.add(m.get("status") + "/" + m.get("reason"));
-        if ("True".equals(m.get("status"))) {
-            List<String> unconverged = ComponentCatalog.ALL.stream()
-                    .filter(d -> !truth.test(d.name(), expectedVersion)).map(d -> d.name()).toList();
-            if (!unconverged.isEmpty()) {
-                violations.add("Upgradeable=True (" + m.get("reason") + ") while not converged at "
-                        + expectedVersion + ": " + unconverged);
+        List<String> violations = new ArrayList<>();
+        for (Claim c : claims) {
+            if ("True".equals(c.status())) {
+                List<String> unconverged = stack.unconvergedAt(c.resourceVersion(), expectedVersion, judge);
+                if (!unconverged.isEmpty()) {
+                    violations.add("Upgradeable=True (" + c.reason() + ") at revision " + c.resourceVersion()
+                            + " while not converged at " + expectedVersion + ": " + unconverged);
+                }
             }
         }
-    }
-
-    public List<String> violations() {
         return violations;
     }
 
     public List<String> revisions() {
-        return revisions;
+        return claims.stream().map(c -> c.status() + "/" + c.reason()).toList();
     }
 
     @Override
     public void close() {
         watch.close();
+        stack.close();
     }
 }

@@ -159,6 +159,23 @@ public class ComponentSimulator implements AutoCloseable {
                 && Objects.equals(o.reportedSpec, renderedOf(d, cr));
     }
 
+    /**
+     * Ground truth as the cluster showed it at {@code cr}'s revision (a CR read or watched at some
+     * resourceVersion R): the last status this component wrote at or before R was healthy at
+     * {@code version}, running it, for what it renders of the spec {@code cr} carries. A claim the
+     * gate wrote at R is judged on this, not on the simulator's state when the claim is looked at
+     * (it may have moved on since). False when that write is no longer kept.
+     */
+    public boolean convergedAsOf(GenericKubernetesResource cr, String version) {
+        SimulatedComponent d = SimulatedComponent.ALL.stream().filter(c -> c.kind().equals(cr.getKind())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("not a component CR: " + cr.getKind()));
+        OperatorState o = state.get(d.name());
+        OperatorState.Written w = o == null ? null
+                : o.writtenAsOf(Long.parseLong(cr.getMetadata().getResourceVersion()));
+        return w != null && version.equals(w.reportedVersion()) && version.equals(w.runningVersion())
+                && Objects.equals(w.reportedSpec(), renderedOf(d, cr));
+    }
+
     /** Periodic mode (demo, dev mode): every component reconciles every {@code periodMillis}, heartbeats refreshed. */
     public void start(long periodMillis) {
         loop = executor();
@@ -385,7 +402,7 @@ public class ComponentSimulator implements AutoCloseable {
         cr.getAdditionalProperties().put("status", status);
         var all = d.resources(client, namespace);
         atWrite.run();
-        switch (d.statusWrite()) {
+        GenericKubernetesResource after = switch (d.statusWrite()) {
             case UPDATE_STATUS -> all.resource(cr).updateStatus();
             // no status subresource (CDI): a whole-object update, carrying the resourceVersion read
             case UPDATE_OBJECT -> all.resource(cr).update();
@@ -396,10 +413,11 @@ public class ComponentSimulator implements AutoCloseable {
             case PATCH_STATUS -> all.resource(cr).subresource("status").patch(
                     io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
                     StatusJson.replaceStatusPatch(status));
-        }
+        };
         statusWrites++;
         OperatorState o = state.get(name);
         o.reported(reflectsSpec && o.behaviour == Behaviour.HEALTHY ? o.processedRendered : null);
+        o.wrote(Long.parseLong(after.getMetadata().getResourceVersion()));
     }
 
     /** The status there, with every heartbeat moved to now: computed before the new spec was looked at. */

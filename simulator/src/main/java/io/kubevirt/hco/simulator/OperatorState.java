@@ -23,6 +23,17 @@ final class OperatorState {
     /** The rendered spec its last written status reflects: ground truth for {@link ComponentSimulator#converged}. */
     volatile String reportedSpec;
 
+    /**
+     * What each status write claimed, by the resourceVersion the API server gave it (oldest first,
+     * bounded): the ground truth as the cluster showed it at any revision since.
+     */
+    private final java.util.ArrayDeque<Written> written = new java.util.ArrayDeque<>();
+    static final int WRITES_KEPT = 4096;
+
+    /** One status write: the revision it made, the version it reported and ran, the rendered spec it reflected. */
+    record Written(long resourceVersion, String reportedVersion, String runningVersion, String reportedSpec) {
+    }
+
     OperatorState(String version) {
         this.runningVersion = version;
     }
@@ -31,5 +42,24 @@ final class OperatorState {
     void reported(String rendered) {
         reportedVersion = rendered == null ? null : runningVersion;
         reportedSpec = rendered;
+    }
+
+    synchronized void wrote(long resourceVersion) {
+        if (written.size() == WRITES_KEPT) {
+            written.removeFirst();
+        }
+        written.addLast(new Written(resourceVersion, reportedVersion, runningVersion, reportedSpec));
+    }
+
+    /** The last write at or before {@code resourceVersion}; null when none is kept. */
+    synchronized Written writtenAsOf(long resourceVersion) {
+        var it = written.descendingIterator();
+        while (it.hasNext()) {
+            Written w = it.next();
+            if (w.resourceVersion() <= resourceVersion) {
+                return w;
+            }
+        }
+        return null;
     }
 }
