@@ -89,7 +89,10 @@ public class GatePublisher {
         if (p.upgradeCompleted() != null) {
             metrics.upgradeCompleted(p.upgradeCompleted().phase(), p.upgradeCompleted().took());
         }
+        long started = System.nanoTime();
         writeOperatorCondition(decision);
+        metrics.phaseTimer("operator-condition").record(System.nanoTime() - started,
+                java.util.concurrent.TimeUnit.NANOSECONDS);
         if (p.transition()) {
             events.transition(p.previous(), decision, eventTarget);
         }

@@ -66,11 +66,13 @@ public class GateService {
         GateDecision decision = decide(input);
         if (decision.upgradeable() && freshRead != null && !openInOperatorCondition()) {
             GateInput fresh;
+            long started = System.nanoTime();
             try {
                 fresh = freshRead.get();
             } catch (RuntimeException e) {
                 fresh = input.withEvaluationError("confirming the decision on fresh reads failed: " + e.getMessage());
             }
+            metrics.phaseTimer("confirm").record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             metrics.openingConfirmed();
             input = state.closedIfFrozen(fresh);
             decision = decide(input);

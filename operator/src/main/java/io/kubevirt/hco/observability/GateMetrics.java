@@ -147,6 +147,19 @@ public class GateMetrics {
 
     private final Map<String, AtomicInteger> unsafe = new ConcurrentHashMap<>();
 
+    /**
+     * Time spent in one phase of a reconcile pass (apply, snapshot, decide, confirm,
+     * operator-condition, status): where the gate's reaction time goes beyond the API server's own
+     * round trip (the bench prints them).
+     */
+    public io.micrometer.core.instrument.Timer phaseTimer(String phase) {
+        return phaseTimers.computeIfAbsent(phase, p -> io.micrometer.core.instrument.Timer
+                .builder("kubevirt_hco_reconcile_phase")
+                .description("Time spent in one phase of a reconcile pass").tag("phase", p).register(registry));
+    }
+
+    private final Map<String, io.micrometer.core.instrument.Timer> phaseTimers = new ConcurrentHashMap<>();
+
     public void openingConfirmed() {
         io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_opening_confirmations")
                 .description("Decisions to open the gate that were re-taken on fresh reads before being published")

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -66,6 +67,10 @@ public class StackInformers {
         // departure or change of role matters (status heartbeats must not wake the reconciler)
         var nodes = InformerEventSourceConfiguration.from(Node.class, HyperConverged.class)
                 .withName(NODES_SOURCE)
+                // the cache keeps each Node's name, labels and resourceVersion only: a Node's status
+                // (images, conditions, addresses) runs to kilobytes, and a cluster may have thousands
+                .withItemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Node.class,
+                        context.getClient().getKubernetesSerialization(), WorkerNodes.FIELDS_USED))
                 .withOnUpdateFilter(WorkerNodes::rolesChanged)
                 .withSecondaryToPrimaryMapper(r -> Set.of(singleton))
                 .withWatchAllNamespaces();

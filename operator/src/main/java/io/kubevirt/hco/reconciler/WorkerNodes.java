@@ -16,6 +16,8 @@ final class WorkerNodes {
     static final String WORKER = "node-role.kubernetes.io/worker";
     static final String CONTROL_PLANE = "node-role.kubernetes.io/control-plane";
     static final String MASTER = "node-role.kubernetes.io/master";
+    /** All of a Node this reads (besides its name): what the Node informer's cache keeps. */
+    static final String[] FIELDS_USED = { "metadata.labels" };
 
     private WorkerNodes() {
     }

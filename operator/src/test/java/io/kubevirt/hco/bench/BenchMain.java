@@ -13,8 +13,6 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
@@ -227,8 +225,12 @@ public final class BenchMain {
     void reaction(String label, int flips) throws Exception {
         List<Double> closing = new ArrayList<>();
         List<Double> opening = new ArrayList<>();
+        Map<String, double[]> phasesBefore = null;
         // 20 flips of warm-up each way, not counted, as the baseline's 20 warm-up rounds
         for (int i = 0; i < flips + WARM_UP_FLIPS; i++) {
+            if (i == WARM_UP_FLIPS) {
+                phasesBefore = phases();
+            }
             double closes = flip(Behaviour.DEGRADED, "False", 0);
             double opens = flip(Behaviour.HEALTHY, "True", WINDOW.toMillis());
             if (i >= WARM_UP_FLIPS) {
@@ -236,12 +238,45 @@ public final class BenchMain {
                 opening.add(opens);
             }
         }
+        if (label.equals("gate reaction") && phasesBefore != null) {
+            phaseRows(phasesBefore, phases());
+        }
         Stats c = Stats.of(closing);
         Stats o = Stats.of(opening);
         results.put(key(label) + ".closes", c.json("component degraded → Upgradeable=False seen by a watcher, ms"));
         results.put(key(label) + ".opens", o.json("last component converged → Upgradeable=True seen, minus the window, ms"));
         row(label + ": degrade → Upgradeable=False", c.text(), ratio(c), flips + " flips");
         row(label + ": converge → Upgradeable=True (− window)", o.text(), ratio(o), flips + " flips");
+    }
+
+    static final Pattern PHASE = Pattern.compile(
+            "kubevirt_hco_reconcile_phase_seconds_(sum|count)\\{[^}]*phase=\"([^\"]+)\"[^}]*\\} ([0-9.eE+-]+)");
+
+    /** Per reconcile phase: seconds spent so far, and how many times (the operator's own timers). */
+    Map<String, double[]> phases() {
+        Map<String, double[]> phases = new java.util.TreeMap<>();
+        Matcher m = PHASE.matcher(operator.metrics());
+        while (m.find()) {
+            phases.computeIfAbsent(m.group(2), p -> new double[2])[m.group(1).equals("sum") ? 0 : 1] =
+                    Double.parseDouble(m.group(3));
+        }
+        return phases;
+    }
+
+    /** Where a pass's time went during the counted flips: mean ms per phase, and how often it ran. */
+    void phaseRows(Map<String, double[]> before, Map<String, double[]> after) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        after.forEach((phase, a) -> {
+            double[] b = before.getOrDefault(phase, new double[2]);
+            double count = a[1] - b[1];
+            if (count > 0) {
+                double meanMs = (a[0] - b[0]) / count * 1000;
+                json.put(phase, Map.of("meanMs", meanMs, "count", count));
+                row("reconcile phase: " + phase, fmt(meanMs) + " ms mean", "–", (long) count
+                        + " times in the counted flips (kubevirt_hco_reconcile_phase; decide includes confirm and operator-condition)");
+            }
+        });
+        results.put("reconcilePhases", json);
     }
 
     /**
@@ -458,14 +493,13 @@ public final class BenchMain {
     }
 
     void write() throws IOException {
-        Files.createDirectories(out);
-        Files.writeString(out.resolve("results.json"), new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(results));
+        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+        ResultsFile.write(out, results, table, today);
         StringBuilder md = new StringBuilder("| measure | value (p50 / p99 where two) | ratio to baseline (p50 / p99) | notes |\n|---|---|---|---|\n");
         table.forEach(r -> md.append("| ").append(String.join(" | ", r)).append(" |\n"));
-        Files.writeString(out.resolve("results.md"), md.toString());
-        System.out.println("\n" + md);
-        System.out.println("[bench] wrote " + out.resolve("results.json") + " and " + out.resolve("results.md"));
+        System.out.println("\nthis run:\n" + md);
+        System.out.println("[bench] merged into " + out.resolve("results.json") + " and " + out.resolve("results.md")
+                + " (each re-measured row keeps the figure it replaced)");
     }
 
     static String key(String label) {

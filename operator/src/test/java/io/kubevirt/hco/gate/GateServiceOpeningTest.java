@@ -244,5 +244,10 @@ class GateServiceOpeningTest {
         public io.micrometer.core.instrument.Timer evaluationTimer() {
             return local.timer("evaluation");
         }
+
+        @Override
+        public io.micrometer.core.instrument.Timer phaseTimer(String phase) {
+            return local.timer("phase", "phase", phase);
+        }
     }
 }
