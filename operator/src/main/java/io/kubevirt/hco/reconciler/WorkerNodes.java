@@ -22,6 +22,32 @@ final class WorkerNodes {
     private WorkerNodes() {
     }
 
+    /** The last count, and whether a node event came since it was taken. */
+    static final class Count {
+        private volatile boolean stale = true;
+        private volatile int count;
+
+        /** Marks the count stale; true, so that it can sit in an event filter that lets the event through. */
+        boolean changed() {
+            stale = true;
+            return true;
+        }
+
+        int count(java.util.function.IntSupplier recount) {
+            if (stale) {
+                // cleared first: an event during the recount leaves it stale for the next pass
+                stale = false;
+                try {
+                    count = recount.getAsInt();
+                } catch (RuntimeException e) {
+                    stale = true;
+                    throw e;
+                }
+            }
+            return count;
+        }
+    }
+
     static int count(Collection<Node> nodes) {
         long labelledWorkers = nodes.stream().filter(n -> labels(n).containsKey(WORKER)).count();
         if (labelledWorkers > 0) {

@@ -20,6 +20,7 @@ import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.e2e.AuditLog;
 import io.kubevirt.hco.e2e.BenchSupport;
+import io.kubevirt.hco.e2e.ClusterPopulation;
 import io.kubevirt.hco.e2e.GateWatch;
 import io.kubevirt.hco.e2e.OperatorLaunch;
 import io.kubevirt.hco.e2e.OperatorProcess;
@@ -103,7 +104,7 @@ public final class BenchMain {
             if (PARTS.contains("startup")) {
                 startup();
             }
-            if (PARTS.stream().anyMatch(p -> List.of("reaction", "writes", "scale", "churn").contains(p))) {
+            if (PARTS.stream().anyMatch(p -> List.of("reaction", "writes", "scale", "churn", "size").contains(p))) {
                 install();
             }
             if (PARTS.contains("reaction")) {
@@ -114,6 +115,9 @@ public final class BenchMain {
             }
             if (PARTS.contains("scale")) {
                 scale();
+            }
+            if (PARTS.contains("size")) {
+                clusterSize();
             }
             if (PARTS.contains("churn")) {
                 churn("JVM");
@@ -479,6 +483,76 @@ public final class BenchMain {
                 + fmt(reconciles == 0 ? 0 : net * 1000 / reconciles) + " s", "–", fmt(cpu) + " CPU s in total; idle "
                 + fmt(idleCpuPerSecond * 1000) + " ms CPU per s (" + idleReconciles + " reconciles in " + idleSeconds
                 + " s idle)");
+    }
+
+    // ---- 8. cluster size: the same operator in an empty cluster and in a big one ----
+
+    static final int NODES = Integer.getInteger("bench.size-nodes", 5000);
+    static final int PODS = Integer.getInteger("bench.size-pods", 50000);
+
+    /** Reaction, CPU and memory of the operator, first in this empty cluster, then with many Nodes and Pods. */
+    void clusterSize() throws Exception {
+        Map<String, Double> empty = sizeFigures("size: empty cluster");
+        empty.put("apiserver round trip p50 ms", Stats.of(BenchSupport.relayRoundTrips(api, 50, "bench-size-empty")).p50);
+        long nodesMs = ClusterPopulation.nodes(admin, NODES);
+        long podsMs = ClusterPopulation.pods(admin, PODS, 50);
+        System.out.printf("[bench] created %d Nodes in %d ms and %d Pods in %d ms%n", NODES, nodesMs, PODS, podsMs);
+        // the node count moves upstream's defaults (KubeVirt's and CDI's specs change with it): the
+        // components look at their new specs before the gate is measured again
+        Instant settleBy = Instant.now().plus(Duration.ofMinutes(3));
+        while (!"True".equals(String.valueOf(cluster.upgradeable(OperatorProcess.operatorConditionName(VERSION))
+                .get("status")))) {
+            if (Instant.now().isAfter(settleBy)) {
+                throw new IllegalStateException("the gate did not open again within 3 min after the cluster grew: "
+                        + cluster.upgradeable(OperatorProcess.operatorConditionName(VERSION)));
+            }
+            simulator.tick();
+            Thread.sleep(500);
+        }
+        Map<String, Double> big = sizeFigures("size: " + NODES + " Nodes + " + PODS + " Pods");
+        // the API server's own round trip in each cluster: what of a slowdown is the API server's
+        big.put("apiserver round trip p50 ms", Stats.of(BenchSupport.relayRoundTrips(api, 50, "bench-size-big")).p50);
+        results.put("size", Map.of("nodes", NODES, "pods", PODS, "empty", empty, "big", big));
+        for (String figure : empty.keySet()) {
+            row("size: " + figure + ", " + NODES + " Nodes + " + PODS + " Pods vs empty", fmt(big.get(figure)) + " vs "
+                    + fmt(empty.get(figure)), fmt(big.get(figure) / empty.get(figure)) + "× empty",
+                    "target within 10 % of the empty cluster (JVM operator)");
+        }
+    }
+
+    /** 20 counted flips: reaction p50s, CPU per 1,000 reconciles, then RSS and heap used after a GC. */
+    Map<String, Double> sizeFigures(String label) throws Exception {
+        for (int i = 0; i < WARM_UP_FLIPS; i++) {
+            flip(Behaviour.DEGRADED, "False", 0);
+            flip(Behaviour.HEALTHY, "True", WINDOW.toMillis());
+        }
+        long reconcilesBefore = reconciles();
+        double cpuBefore = BenchSupport.cpuSeconds(operator.pid());
+        List<Double> closing = new ArrayList<>();
+        List<Double> opening = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            closing.add(flip(Behaviour.DEGRADED, "False", 0));
+            opening.add(flip(Behaviour.HEALTHY, "True", WINDOW.toMillis()));
+        }
+        long reconciles = reconciles() - reconcilesBefore;
+        double cpu = BenchSupport.cpuSeconds(operator.pid()) - cpuBefore;
+        // heap after a full collection: what the caches hold, not when the collector last ran
+        new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(operator.pid()),
+                "GC.run").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        Matcher heap = HEAP.matcher(operator.metrics());
+        double heapMb = 0;
+        while (heap.find()) {
+            heapMb += Double.parseDouble(heap.group(1)) / (1024 * 1024);
+        }
+        Map<String, Double> figures = new LinkedHashMap<>();
+        figures.put("degrade p50 ms", Stats.of(closing).p50);
+        figures.put("converge p50 ms (− window)", Stats.of(opening).p50);
+        figures.put("CPU s per 1,000 reconciles", reconciles == 0 ? 0 : cpu * 1000 / reconciles);
+        figures.put("RSS MB", BenchSupport.rssKb(operator.pid()) / 1024.0);
+        figures.put("heap used after GC MB", heapMb);
+        System.out.println("[bench] " + label + ": " + figures);
+        return figures;
     }
 
     // ---- output ----

@@ -50,7 +50,11 @@ public final class BenchSupport {
      * Milliseconds per round, measured {@code rounds} times (after 20 warm-up rounds).
      */
     public static List<Double> relayRoundTrips(RealApiServer api, int rounds) throws Exception {
-        String ns = "bench-baseline";
+        return relayRoundTrips(api, rounds, "bench-baseline");
+    }
+
+    /** As above, with its two CRs in namespace {@code ns} (one run per namespace). */
+    public static List<Double> relayRoundTrips(RealApiServer api, int rounds, String ns) throws Exception {
         ComponentDescriptor kind = ComponentCatalog.ALL.stream().filter(ComponentDescriptor::namespaced).findFirst()
                 .orElseThrow();
         KubernetesClient writer = api.admin();

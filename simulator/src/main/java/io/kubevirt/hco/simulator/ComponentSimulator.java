@@ -362,6 +362,10 @@ public class ComponentSimulator implements AutoCloseable {
             }
             o.processedSpec = spec;
             o.processedGeneration = cr.getMetadata().getGeneration();
+        } else if (!Objects.equals(o.processedGeneration, cr.getMetadata().getGeneration())) {
+            // the spec went away and came back (A → B → A, e.g. upstream's defaults following the node
+            // count as nodes join one by one): the real operators still observe the new generation
+            o.processedGeneration = cr.getMetadata().getGeneration();
         }
         Instant rollsUntil = o.rollingUntil;
         boolean rolling = rollsUntil != null && clock.instant().isBefore(rollsUntil);
