@@ -91,8 +91,7 @@ public class GatePublisher {
         }
         long started = System.nanoTime();
         writeOperatorCondition(decision);
-        metrics.phaseTimer("operator-condition").record(System.nanoTime() - started,
-                java.util.concurrent.TimeUnit.NANOSECONDS);
+        metrics.phaseDone("operator-condition", started);
         if (p.transition()) {
             events.transition(p.previous(), decision, eventTarget);
         }

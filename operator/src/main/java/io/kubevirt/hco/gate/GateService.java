@@ -72,7 +72,7 @@ public class GateService {
             } catch (RuntimeException e) {
                 fresh = input.withEvaluationError("confirming the decision on fresh reads failed: " + e.getMessage());
             }
-            metrics.phaseTimer("confirm").record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            metrics.phaseDone("confirm", started);
             metrics.openingConfirmed();
             input = state.closedIfFrozen(fresh);
             decision = decide(input);

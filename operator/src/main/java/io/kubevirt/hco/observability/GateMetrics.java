@@ -160,6 +160,13 @@ public class GateMetrics {
 
     private final Map<String, io.micrometer.core.instrument.Timer> phaseTimers = new ConcurrentHashMap<>();
 
+    /** Records {@code phase} as having run from {@code startedNanos} ({@link System#nanoTime()}) to now; returns now. */
+    public long phaseDone(String phase, long startedNanos) {
+        long now = System.nanoTime();
+        phaseTimer(phase).record(now - startedNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        return now;
+    }
+
     public void openingConfirmed() {
         io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_opening_confirmations")
                 .description("Decisions to open the gate that were re-taken on fresh reads before being published")

@@ -116,14 +116,14 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         long started = System.nanoTime();
         LegacyFinalizer.replace(hco, context);
         SpecApplication.Pass pass = application.apply(hco, context);
-        started = phaseDone("apply", started);
+        started = metrics.phaseDone("apply", started);
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, pass.applied), d -> informers.component(context, d),
                 pass.invalid == null ? pass.desired : Map.of(), pass.error(), pass.installed);
-        started = phaseDone("snapshot", started);
+        started = metrics.phaseDone("snapshot", started);
         var verdict = gate.verdict(input, hco,
                 () -> snapshots.freshSnapshot(pass.applied, pass.desired, pass.installed));
         GateDecision decision = verdict.decision();
-        started = phaseDone("decide", started);
+        started = metrics.phaseDone("decide", started);
 
         String recorded = StackSnapshots.recordedVersion(hco);
         boolean recordNow = pass.failure == null && decision.assessment().componentsConverged()
@@ -141,7 +141,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         statusWriter.write(context, hco, statusWriter.desired(hco, conditions, recorded, observedGeneration,
                 HyperConvergedStatusWriter.blockers(decision),
                 pass.resolved ? ComponentInstallation.partOfStack(pass.installed) : null, settings.namespace()));
-        phaseDone("status", started);
+        metrics.phaseDone("status", started);
         if (pass.failure != null) {
             throw pass.failure;
         }
@@ -161,13 +161,6 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             UnappliedFields.setIn(hco.getSpec()).forEach(f -> unapplied.put(f, UnappliedFields.FIELDS.get(f)));
         }
         return new StackConditions.SpecNotes(List.copyOf(operations.keySet()), unapplied);
-    }
-
-    /** Records a phase that began at {@code started} (nanoTime); returns now. */
-    private long phaseDone(String phase, long started) {
-        long now = System.nanoTime();
-        metrics.phaseTimer(phase).record(now - started, java.util.concurrent.TimeUnit.NANOSECONDS);
-        return now;
     }
 
     /** When to come back: the earliest of what this pass waits for, and at most the reassert interval. */

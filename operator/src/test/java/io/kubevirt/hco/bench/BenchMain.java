@@ -466,11 +466,7 @@ public final class BenchMain {
         long reconciles = reconciles() - reconcilesBefore;
         double cpu = BenchSupport.cpuSeconds(operator.pid()) - cpuBefore;
         double rssMb = BenchSupport.rssKb(operator.pid()) / 1024.0;
-        Matcher heap = HEAP.matcher(operator.metrics());
-        double heapMb = 0;
-        while (heap.find()) {
-            heapMb += Double.parseDouble(heap.group(1)) / (1024 * 1024);
-        }
+        double heapMb = heapUsedMb();
         double net = cpu - idleCpuPerSecond * CHURN_SECONDS;
         results.put(runtime.equals("JVM") ? "churn" : "churn." + key(runtime), Map.of("seconds", CHURN_SECONDS, "reconciles", reconciles, "cpuSeconds", cpu,
                 "idleCpuSecondsPerSecond", idleCpuPerSecond, "idleReconciles", idleReconciles,
@@ -540,11 +536,7 @@ public final class BenchMain {
         new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(operator.pid()),
                 "GC.run").redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-        Matcher heap = HEAP.matcher(operator.metrics());
-        double heapMb = 0;
-        while (heap.find()) {
-            heapMb += Double.parseDouble(heap.group(1)) / (1024 * 1024);
-        }
+        double heapMb = heapUsedMb();
         Map<String, Double> figures = new LinkedHashMap<>();
         figures.put("degrade p50 ms", Stats.of(closing).p50);
         figures.put("converge p50 ms (− window)", Stats.of(opening).p50);
@@ -553,6 +545,16 @@ public final class BenchMain {
         figures.put("heap used after GC MB", heapMb);
         System.out.println("[bench] " + label + ": " + figures);
         return figures;
+    }
+
+    /** The operator's heap in use (Micrometer's jvm_memory_used_bytes, heap pools summed), MB. */
+    double heapUsedMb() {
+        Matcher heap = HEAP.matcher(operator.metrics());
+        double mb = 0;
+        while (heap.find()) {
+            mb += Double.parseDouble(heap.group(1)) / (1024 * 1024);
+        }
+        return mb;
     }
 
     // ---- output ----

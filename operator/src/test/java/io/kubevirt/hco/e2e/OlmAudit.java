@@ -109,20 +109,25 @@ final class OlmAudit implements AutoCloseable {
      * ordered), each with the truth at its revision (the stack's history caught up first).
      */
     List<Revision> revisions() {
+        return judged(r -> true);
+    }
+
+    List<Revision> of(String kind, String name) {
+        return judged(r -> r.kind().equals(kind) && r.name().equals(name));
+    }
+
+    /** The revisions {@code which} selects, in resourceVersion order, each given the truth at its revision. */
+    private List<Revision> judged(java.util.function.Predicate<Revision> which) {
         try {
             stack.catchUp(java.time.Duration.ofSeconds(30));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        return revisions.stream().sorted(java.util.Comparator.comparingLong(Revision::resourceVersion))
+        return revisions.stream().filter(which).sorted(java.util.Comparator.comparingLong(Revision::resourceVersion))
                 .map(r -> new Revision(r.resourceVersion(), r.kind(), r.name(), r.action(), r.status(), r.reason(),
                         r.message(), r.overrides(), truthAt.apply(stack, r.resourceVersion())))
                 .toList();
-    }
-
-    List<Revision> of(String kind, String name) {
-        return revisions().stream().filter(r -> r.kind().equals(kind) && r.name().equals(name)).toList();
     }
 
     long latestRevision() {
