@@ -33,8 +33,12 @@ import io.kubevirt.hco.core.Messages;
  * process last wrote or read there. It does not test the resourceVersion, which OLM moves each time
  * it copies the conditions to the status. (The bench measured the read that used to precede every
  * write as the largest part of the gate's reaction time beyond the API server's own round trip.)
- * An unchanged decision still reads the live object, so a stray edit is found and corrected on the
- * next evaluation. Without OPERATOR_CONDITION_NAME it does nothing.
+ * An unchanged decision costs no request when the informer's copy of the OperatorCondition says
+ * exactly it; otherwise (the copy lags, or someone edited the object) the live object is read and
+ * corrected. A stray edit reaches that copy as a watch event, and the event wakes the reconciler
+ * (StackInformers), so it is found and corrected on the next evaluation either way. (Before, every
+ * unchanged decision read the live object: one GET per pass.) Without OPERATOR_CONDITION_NAME it
+ * does nothing.
  */
 @ApplicationScoped
 public class OperatorConditionWriter {
@@ -58,6 +62,13 @@ public class OperatorConditionWriter {
     private List<Object> known;
     /** The Upgradeable condition this process last wrote or found in place; null before the first. */
     private volatile Map<?, ?> lastUpgradeable;
+    /** The informer's copy of the object (null: not watched yet, or not there). */
+    private volatile java.util.function.Supplier<GenericKubernetesResource> cachedCopy = () -> null;
+
+    /** Where the informer's copy of the OperatorCondition is read from (StackInformers, once it watches it). */
+    public void readCachedCopyFrom(java.util.function.Supplier<GenericKubernetesResource> copy) {
+        this.cachedCopy = copy;
+    }
 
     public boolean enabled() {
         return settings.operatorConditionName().filter(n -> !n.isBlank()).isPresent();
@@ -125,6 +136,9 @@ public class OperatorConditionWriter {
     private boolean writeBounded(boolean upgradeable, String reason, String message) {
         if (known != null) {
             List<Object> desired = withUpgradeable(known, upgradeable, reason, message);
+            if (desired == null && withUpgradeable(conditionsOf(cached()), upgradeable, reason, message) == null) {
+                return true;
+            }
             if (desired != null) {
                 List<Object> expected = known;
                 known = null;
@@ -178,6 +192,15 @@ public class OperatorConditionWriter {
             }
         }
         throw last;
+    }
+
+    /** The informer's copy; null when there is none to read (not started yet: the live object is read instead). */
+    private GenericKubernetesResource cached() {
+        try {
+            return cachedCopy.get();
+        } catch (RuntimeException notStarted) {
+            return null;
+        }
     }
 
     private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> resource() {

@@ -173,6 +173,13 @@ public class GateMetrics {
                 .register(registry).increment();
     }
 
+    /** A round of confirmation reads sent ahead of a planned opening: used by it, or dropped (too old, or the caches differed). */
+    public void confirmationReadsAhead(boolean used) {
+        io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_confirmation_reads_ahead")
+                .description("Rounds of confirmation reads sent ahead of a planned opening, by whether the opening could use them")
+                .tag("outcome", used ? "used" : "dropped").register(registry).increment();
+    }
+
     public void operatorConditionWriteFailed() {
         io.micrometer.core.instrument.Counter.builder("kubevirt_hco_operator_condition_write_failures")
                 .description("Failed writes of the Upgradeable condition to OLM's OperatorCondition").register(registry)

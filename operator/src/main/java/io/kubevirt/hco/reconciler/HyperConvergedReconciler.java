@@ -120,8 +120,9 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         GateInput input = snapshots.snapshot(StackSnapshots.observe(hco, pass.applied), d -> informers.component(context, d),
                 pass.invalid == null ? pass.desired : Map.of(), pass.error(), pass.installed);
         started = metrics.phaseDone("snapshot", started);
+        var cached = new StackSnapshots.CachedView(input.now(), hco, d -> informers.component(context, d));
         var verdict = gate.verdict(input, hco,
-                () -> snapshots.freshSnapshot(pass.applied, pass.desired, pass.installed));
+                () -> snapshots.freshSnapshot(pass.applied, pass.desired, pass.installed, cached));
         GateDecision decision = verdict.decision();
         started = metrics.phaseDone("decide", started);
 
@@ -145,7 +146,9 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
         if (pass.failure != null) {
             throw pass.failure;
         }
-        return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(nextPass(recordNow, verdict.input(), decision, pass));
+        Duration untilOpening = decision.recheckAfter() != null ? untilRecheck(decision, verdict.input()) : null;
+        snapshots.openingExpectedIn(untilOpening, pass.installed);
+        return UpdateControl.<HyperConverged> noUpdate().rescheduleAfter(nextPass(recordNow, untilOpening, pass));
     }
 
     /**
@@ -164,8 +167,8 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
     }
 
     /** When to come back: the earliest of what this pass waits for, and at most the reassert interval. */
-    private Duration nextPass(boolean recorded, GateInput input, GateDecision decision, SpecApplication.Pass pass) {
-        Duration next = recorded ? AFTER_RECORD : decision.recheckAfter() != null ? untilRecheck(decision, input) : null;
+    private Duration nextPass(boolean recorded, Duration untilOpening, SpecApplication.Pass pass) {
+        Duration next = recorded ? AFTER_RECORD : untilOpening;
         if (pass.held != null) {
             next = earliest(next, pass.held);
         }

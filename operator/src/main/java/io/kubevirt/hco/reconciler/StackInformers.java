@@ -173,7 +173,10 @@ public class StackInformers {
                 .withOnAddFilter(r -> !operatorConditionWriter.saysWhatWasWritten(r))
                 .withOnUpdateFilter((now, before) -> !operatorConditionWriter.saysWhatWasWritten(now))
                 .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
-        return new InformerEventSource<>(config.build(), context);
+        var source = new InformerEventSource<>(config.build(), context);
+        ResourceID id = new ResourceID(name, settings.namespace());
+        operatorConditionWriter.readCachedCopyFrom(() -> source.get(id).orElse(null));
+        return source;
     }
 
     private Optional<String> operatorConditionName() {

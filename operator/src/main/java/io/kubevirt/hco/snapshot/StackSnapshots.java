@@ -2,15 +2,8 @@ package io.kubevirt.hco.snapshot;
 
 import io.kubevirt.hco.core.ConditionTypes;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -58,6 +51,9 @@ public class StackSnapshots {
     @Inject
     OperatorSettings settings;
 
+    @Inject
+    ConfirmationReads confirmation;
+
     public List<ComponentDescriptor> components() {
         return ComponentCatalog.ALL;
     }
@@ -103,44 +99,55 @@ public class StackSnapshots {
 
     /**
      * The same snapshot from quorum reads of the API server instead of the caches: the HyperConverged
-     * and every component CR as they are now. A HyperConverged whose generation moved past the one
-     * this pass applied is reported as not observed.
+     * and every component CR of the stack as they are now ({@link ConfirmationReads}: a round sent
+     * ahead of this pass stands in when it is young enough and found what the caches hold). A
+     * HyperConverged whose generation moved past the one this pass applied is reported as not observed.
      *
      * @param appliedGeneration the generation whose spec this pass applied (null: none)
+     * @param cached the pass's snapshot, taken from the caches: its time, and the objects it read
      */
     public GateInput freshSnapshot(Long appliedGeneration, Map<ComponentDescriptor, Map<String, Object>> desired,
-            Map<ComponentDescriptor, Resolution> installed) {
-        // the quorum reads go out together, so the confirmation costs about one round trip instead of
-        // one per object (bench: five reads in a row were the largest part of an opening beyond the
-        // API server's own round trip). Only the components of the stack are read: one not installed,
-        // or whose CRD is missing, costs no request.
-        Map<ComponentDescriptor, CompletableFuture<GenericKubernetesResource>> reads = new LinkedHashMap<>();
+            Map<ComponentDescriptor, Resolution> installed, CachedView cached) {
+        // only the components of the stack are read: one not installed, or whose CRD is missing, costs no request
+        List<ComponentDescriptor> stack = readable(installed);
+        ConfirmationReads.Round round = cached == null ? null
+                : confirmation.aheadMatching(cached.snapshotAt(), cached.hyperConverged(), cached.components(), stack);
+        if (round == null) {
+            round = confirmation.now(stack);
+        }
+        ConfirmationReads.Round fresh = round;
+        return snapshot(observe(fresh.hyperConverged(), appliedGeneration),
+                d -> fresh.components().containsKey(d) ? fresh.components().get(d) : freshComponent(d), desired, null,
+                installed);
+    }
+
+    /** What a pass's snapshot was taken from: when, the cached HyperConverged, and the component caches. */
+    public record CachedView(java.time.Instant snapshotAt, HyperConverged hyperConverged,
+            Function<ComponentDescriptor, GenericKubernetesResource> components) {
+    }
+
+    /**
+     * Plans the confirmation of an opening expected {@code untilPass} from now: its reads go out
+     * ahead of the pass ({@link ConfirmationReads#aheadOf}); null cancels a plan (no opening is due).
+     */
+    public void openingExpectedIn(java.time.Duration untilPass, Map<ComponentDescriptor, Resolution> installed) {
+        if (untilPass == null) {
+            confirmation.cancelAhead();
+        } else {
+            confirmation.aheadOf(untilPass, readable(installed));
+        }
+    }
+
+    /** The components whose CRs a confirmation reads: those of the stack whose CRD is served. */
+    private List<ComponentDescriptor> readable(Map<ComponentDescriptor, Resolution> installed) {
+        List<ComponentDescriptor> stack = new ArrayList<>();
         for (ComponentDescriptor d : components()) {
             Resolution resolution = installed.get(d);
             if (resolution == null || resolution.state() == ComponentEnablement.State.ENABLED) {
-                reads.put(d, CompletableFuture.supplyAsync(() -> freshComponent(d), freshReads));
+                stack.add(d);
             }
         }
-        HyperConverged hco = freshHyperConverged();
-        return snapshot(observe(hco, appliedGeneration),
-                d -> reads.containsKey(d) ? joined(reads.get(d)) : freshComponent(d), desired, null, installed);
-    }
-
-    /** Threads for the confirmation's concurrent reads; idle ones end after a minute. */
-    private final ExecutorService freshReads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "hco-fresh-read");
-                t.setDaemon(true);
-                return t;
-            });
-
-    /** The read's result, or its failure as thrown by the client (a failed read closes the gate). */
-    private static GenericKubernetesResource joined(CompletableFuture<GenericKubernetesResource> read) {
-        try {
-            return read.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        }
+        return stack;
     }
 
     /** The HyperConverged singleton as the API server has it now (a quorum read); null when there is none. */

@@ -93,6 +93,52 @@ class OperatorConditionWriterIT {
         assertThat(upgradeable()).containsEntry("status", "False");
     }
 
+    /**
+     * With an informer's copy to read, an unchanged decision sends nothing; a stray edit, once the
+     * copy has it (its watch event is what wakes the reconciler), is read and corrected.
+     */
+    @Test
+    void anUnchangedDecisionThatTheInformersCopySaysSendsNothing() throws Exception {
+        var informer = operator.genericKubernetesResources(OperatorConditionWriter.DEFINITION).inNamespace(NS)
+                .withName(name).inform();
+        try {
+            writer.readCachedCopyFrom(() -> informer.getStore().getByKey(NS + "/" + name));
+            writer.write(false, "ComponentDegraded", "KubeVirt: degraded");
+            awaitCopySays(informer, "False");
+            Instant same = Instant.now();
+            writer.write(false, "ComponentDegraded", "KubeVirt: degraded");
+
+            editSpec(spec -> upgradeableIn(spec).put("status", "True"));
+            awaitCopySays(informer, "True");
+            Instant afterEdit = Instant.now();
+            writer.write(false, "ComponentDegraded", "KubeVirt: degraded");
+            assertThat(readsAndWrites(afterEdit)).containsExactly("get", "patch");
+            assertThat(readsAndWrites(same)).as("the unchanged decision sent nothing; the correction two requests")
+                    .containsExactly("get", "patch");
+            assertThat(upgradeable()).containsEntry("status", "False");
+        } finally {
+            informer.close();
+        }
+    }
+
+    private void awaitCopySays(io.fabric8.kubernetes.client.informers.SharedIndexInformer<GenericKubernetesResource> informer,
+            String status) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            GenericKubernetesResource copy = informer.getStore().getByKey(NS + "/" + name);
+            Map<String, Object> upgradeable = copy == null ? null : Cluster.upgradeableOf(copy);
+            if (upgradeable != null && status.equals(upgradeable.get("status"))) {
+                return;
+            }
+            Thread.sleep(5); // polling the informer's store; the deadline is what fails
+        }
+        throw new AssertionError("the informer's copy never said Upgradeable=" + status);
+    }
+
+    private List<String> readsAndWrites(Instant after) throws Exception {
+        return verbs(after).stream().filter(v -> v.equals("get") || v.equals("patch") || v.equals("update")).toList();
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void anotherWritersConditionsAndOverridesSurviveAChangeThatRacedThem() throws Exception {

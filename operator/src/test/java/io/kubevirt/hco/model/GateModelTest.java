@@ -127,6 +127,40 @@ class GateModelTest {
         assertThat(violating).isPositive();
     }
 
+    /**
+     * Sensitivity of the confirmation (issue #30). Without it, a new leader whose caches lag behind
+     * its predecessor's last spec writes opens on the older generation; reads sent ahead of the pass
+     * that stand in whatever the caches hold do the same. The model finds both. With reads ahead as
+     * shipped, openings confirmed by them occur in the generated schedules (printed), and the
+     * safety test above holds.
+     */
+    @Test
+    void theModelFindsTheFalseTrueOfAnOpeningThatIsNotConfirmed() {
+        int violating = schedulesViolating(() -> new StackModel(StackModel.ConfirmationRule.NONE), SEED + 7, v -> true);
+        System.out.printf("[model] no confirmation: %d of %d schedules let OLM read True too early%n", violating,
+                SCHEDULES * 4);
+        assertThat(violating).isPositive();
+    }
+
+    @Test
+    void theModelFindsTheFalseTrueOfReadsAheadThatStandInWhateverTheCachesHold() {
+        int violating = schedulesViolating(
+                () -> new StackModel(StackModel.ConfirmationRule.AHEAD_WITHOUT_REVISION_CHECK), SEED + 8, v -> true);
+        System.out.printf("[model] reads ahead without the revision check: %d of %d schedules let OLM read True too early%n",
+                violating, SCHEDULES * 4);
+        assertThat(violating).isPositive();
+    }
+
+    @Test
+    void openingsConfirmedByReadsSentAheadOccurInTheGeneratedSchedules() {
+        int[] ahead = { 0 };
+        qt().withExamples(2_000).withFixedSeed(SEED + 2).forAll(schedules()).checkAssert(schedule -> {
+            ahead[0] += run(schedule).openingsConfirmedAhead;
+        });
+        System.out.printf("[model] 2000 schedules: %d openings confirmed by reads sent ahead%n", ahead[0]);
+        assertThat(ahead[0]).isGreaterThan(100);
+    }
+
     /** How many of 4 × SCHEDULES schedules of a weakened model fail to open once everything settles. */
     private static int schedulesNotSettling(java.util.function.Supplier<StackModel> weakened, long seed) {
         int[] stalled = { 0 };

@@ -57,8 +57,8 @@ final class StackModel {
     static final Duration WINDOW = Duration.ofSeconds(5);
     static final int MAX_RELEASE = 5;
     private static final int N = COMPONENTS.length;
-    /** 26 single steps, and 8 codes (about a quarter of all steps) for a second of normal life. */
-    static final int KINDS = 34;
+    /** 27 single steps, and 8 codes (about a quarter of all steps) for a second of normal life. */
+    static final int KINDS = 35;
     /** GateService retries a decision that did not reach the OperatorCondition after this long. */
     static final Duration WRITE_RETRY = Duration.ofSeconds(2);
     /** The SDK's first retry of a reconcile that threw (quarkus-operator-sdk's default initial interval). */
@@ -73,10 +73,13 @@ final class StackModel {
             "crash after {k} component writes", "restart", "release", "olm sync", "olm poll", "edit # out of band",
             "refresh # heartbeats", "clock # off by {k}", "OLM recreates the OperatorCondition", "a standby starts",
             "the next {k} OperatorCondition writes fail", "the standby becomes leader",
-            "delete the HyperConverged (KubeVirt refuses while VMs exist)", "second of normal life" };
+            "delete the HyperConverged (KubeVirt refuses while VMs exist)", "the confirmation reads sent ahead return, then the pass",
+            "second of normal life" };
 
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
     private long rv = 1;
+    /** The first resourceVersion written at the current instant: anything below was written at an earlier one. */
+    private long rvAtInstantStart = 1;
     final List<String> trace = new ArrayList<>();
     final List<String> violations = new ArrayList<>();
 
@@ -111,6 +114,24 @@ final class StackModel {
     final boolean deleteBeforeEvaluating;
     /** The writer's rule for the "status at spec write" record (sensitivity checks weaken it). */
     final WriterRule writerRule;
+    /** How an opening is confirmed (sensitivity checks weaken it). */
+    final ConfirmationRule confirmationRule;
+    /** Openings confirmed by reads sent ahead of their pass (ConfirmationReads), in this schedule. */
+    int openingsConfirmedAhead;
+
+    /** How GateService confirms a decision that opens a closed gate. */
+    enum ConfirmationRule {
+        /**
+         * As shipped: reads sent ahead of the pass stand in when they are at most
+         * ConfirmationReads.MAX_AGE old (in the model: taken at the decision's instant) and found the
+         * revisions the caches hold; otherwise the pass reads again.
+         */
+        SHIPPED,
+        /** No confirmation: the caches' decision is published as it is. */
+        NONE,
+        /** Reads sent ahead stand in whatever the caches hold. */
+        AHEAD_WITHOUT_REVISION_CHECK
+    }
 
     /** How ComponentWriter treats the status record on a spec write. */
     enum WriterRule {
@@ -148,13 +169,23 @@ final class StackModel {
     }
 
     StackModel(WriterRule writerRule) {
-        this(false, false, writerRule);
+        this(false, false, writerRule, ConfirmationRule.SHIPPED);
+    }
+
+    StackModel(ConfirmationRule confirmationRule) {
+        this(false, false, WriterRule.SHIPPED, confirmationRule);
     }
 
     private StackModel(boolean clockEvidence, boolean deleteBeforeEvaluating, WriterRule writerRule) {
+        this(clockEvidence, deleteBeforeEvaluating, writerRule, ConfirmationRule.SHIPPED);
+    }
+
+    private StackModel(boolean clockEvidence, boolean deleteBeforeEvaluating, WriterRule writerRule,
+            ConfirmationRule confirmationRule) {
         this.clockEvidence = clockEvidence;
         this.deleteBeforeEvaluating = deleteBeforeEvaluating;
         this.writerRule = writerRule;
+        this.confirmationRule = confirmationRule;
         long[] renderedAt = new long[N];
         Arrays.fill(renderedAt, 1);
         hco.add(new HcoRevision(rv++, 1, null, null, false, renderedAt));
@@ -182,7 +213,11 @@ final class StackModel {
         int kind = v % KINDS;
         int c = (v / KINDS) % N;
         int k = (v / (KINDS * N)) % 4 + 1;
-        now = now.plusMillis(((v / (KINDS * N * 4)) % 4) * 700L);
+        long advance = ((v / (KINDS * N * 4)) % 4) * 700L;
+        if (advance > 0) {
+            now = now.plusMillis(advance);
+            rvAtInstantStart = rv;
+        }
         trace.add(STEPS[Math.min(kind, STEPS.length - 1)].replace("#", COMPONENTS[c]).replace("{k}", Integer.toString(k)));
         keepReportDeadlines();
         switch (kind) {
@@ -221,6 +256,12 @@ final class StackModel {
                     deleteHyperConverged();
                 }
             }
+            case 26 -> {
+                // the timer that sends them fires a round trip before the pass's: that pass follows
+                // if it is due (an event, or its timer), on whatever the caches hold by then
+                readsAheadReturn();
+                reconcileAsTheSdkWould();
+            }
             default -> everyoneDoesTheirJob(k % 2 == 0);
         }
     }
@@ -232,6 +273,7 @@ final class StackModel {
      */
     void everyoneDoesTheirJob(boolean skipToNewest) {
         now = now.plusSeconds(1);
+        rvAtInstantStart = rv;
         for (int c = 0; c < N; c++) {
             progress(c);
             compute(c, false);
@@ -239,6 +281,10 @@ final class StackModel {
             process.advanceComponentCache(c, Integer.MAX_VALUE);
         }
         process.advanceHcoCache(Integer.MAX_VALUE);
+        if (process.readsAheadPlanned && !now.isBefore(process.nextTimer)) {
+            // the timer that sends them fires a round trip before the pass's
+            readsAheadReturn();
+        }
         reconcileAsTheSdkWould();
         condition.olmCopiesSpecToStatus();
         olmPolls(skipToNewest);
@@ -511,6 +557,22 @@ final class StackModel {
         }
     }
 
+    /**
+     * The reads ConfirmationReads sends ahead of a planned opening return with what the API server
+     * holds now. Only a process whose last pass planned an opening sends them.
+     */
+    void readsAheadReturn() {
+        Process p = process;
+        if (!p.readsAheadPlanned) {
+            return;
+        }
+        int[] latest = new int[N];
+        for (int c = 0; c < N; c++) {
+            latest[c] = crs.get(c).size() - 1;
+        }
+        p.readsAhead = new ReadsAhead(now, hco.size() - 1, latest);
+    }
+
     /** The process dies in the middle of a reconcile, after writing up to {@code writes} component specs. */
     void crashDuringReconcile(int writes) {
         reconcile(writes);
@@ -587,7 +649,15 @@ final class StackModel {
         }
         Snapshot snap = snapshot(p, h, applied, failure);
         GateDecision decision = Stabilizer.decide(snap.assessment(), p.openSince, WINDOW, now);
-        if (decision.upgradeable() && (condition.latest == null || !condition.latest.upgradeable())) {
+        ReadsAhead ahead = p.readsAhead;
+        p.readsAhead = null;
+        if (decision.upgradeable() && (condition.latest == null || !condition.latest.upgradeable())
+                && confirmationRule != ConfirmationRule.NONE && readsAheadStandIn(p, ahead)) {
+            // ConfirmationReads: reads sent ahead of this pass, at its instant, found what the caches
+            // hold: the snapshot from the caches is the snapshot from those reads
+            openingsConfirmedAhead++;
+        } else if (decision.upgradeable() && (condition.latest == null || !condition.latest.upgradeable())
+                && confirmationRule != ConfirmationRule.NONE) {
             // GateService: before a closed gate opens, the decision is confirmed on fresh reads. (The
             // model moves the caches to what the reads returned; the watch events for those revisions
             // still reach the SDK afterwards, and it reconciles for them: pending.)
@@ -608,8 +678,12 @@ final class StackModel {
         Assessment assessment = snap.assessment();
         ComponentRevision[] seen = snap.seen();
         long[] latestGenerations = snap.latestGenerations();
+        String staleOpening = decision.upgradeable() && (condition.latest == null || !condition.latest.upgradeable())
+                ? staleness(p) : null;
         p.openSince = decision.openSince();
         p.lastAssessmentOpen = assessment.open();
+        // the pass plans the reads of the opening it waits for (a window running), or cancels them
+        p.readsAheadPlanned = decision.recheckAfter() != null;
         operatorConditionEvent = false;
         p.nextTimer = decision.recheckAfter() != null ? now.plus(decision.recheckAfter()).plusMillis(5)
                 : now.plus(MAX_INTERVAL);
@@ -621,7 +695,7 @@ final class StackModel {
             p.nextTimer = now.plus(FAILURE_RETRY);
         }
         publish(p, decision, new Evidence(version(), h.generation(), h.recordedVersion(), seen, latestGenerations,
-                h.deleting()));
+                h.deleting(), staleOpening));
         // the HyperConverged status: applied generation, and the version once everything converged
         boolean recordNow = failure == null && assessment.componentsConverged() && !version().equals(h.recordedVersion());
         if (recordNow) {
@@ -679,10 +753,69 @@ final class StackModel {
         p.openSince = decision.openSince();
         p.lastAssessmentOpen = snap.assessment().open();
         publish(p, decision, new Evidence(version(), h.generation(), h.recordedVersion(), snap.seen(),
-                snap.latestGenerations(), true));
+                snap.latestGenerations(), true, null));
     }
 
     private record Snapshot(GateInput input, Assessment assessment, ComponentRevision[] seen, long[] latestGenerations) {
+    }
+
+    /**
+     * What the confirmation of an opening guarantees: the snapshot it opens on is not older than any
+     * revision of the HyperConverged or a component CR written at an earlier instant (more than
+     * ConfirmationReads.MAX_AGE before it; the model's instants are at least 700 ms apart). Caches
+     * lag by any amount, so without a confirmation this fails. Returns what was stale; null when none.
+     */
+    private String staleness(Process p) {
+        HcoRevision h = p.hcoCache();
+        HcoRevision earlierHco = lastBefore(hco, rvAtInstantStart, HcoRevision::resourceVersion);
+        if (earlierHco != null && h.resourceVersion() < earlierHco.resourceVersion()) {
+            return "HyperConverged at rv " + h.resourceVersion() + ", rv " + earlierHco.resourceVersion() + " already written";
+        }
+        for (int c = 0; c < N; c++) {
+            ComponentRevision seen = p.componentCache(c);
+            ComponentRevision earlier = lastBefore(crs.get(c), rvAtInstantStart, ComponentRevision::resourceVersion);
+            if (earlier != null && (seen == null || seen.resourceVersion() < earlier.resourceVersion())) {
+                return COMPONENTS[c] + " at rv " + (seen == null ? "none" : seen.resourceVersion()) + ", rv "
+                        + earlier.resourceVersion() + " already written";
+            }
+        }
+        return null;
+    }
+
+    private static <T> T lastBefore(List<T> history, long rvLimit, java.util.function.ToLongFunction<T> rvOf) {
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (rvOf.applyAsLong(history.get(i)) < rvLimit) {
+                return history.get(i);
+            }
+        }
+        return null;
+    }
+
+    /** What reads sent ahead returned: when, and the position of the latest revision of each object then. */
+    private record ReadsAhead(Instant at, int hcoPosition, int[] componentPositions) {
+    }
+
+    /**
+     * Whether reads sent ahead confirm this pass's opening. Their age is checked against the model's
+     * instants: steps are 0 or at least 700 ms apart, MAX_AGE is 50 ms, so "young enough" is "taken at
+     * this instant".
+     */
+    private boolean readsAheadStandIn(Process p, ReadsAhead ahead) {
+        if (ahead == null || !ahead.at().equals(now)) {
+            return false;
+        }
+        if (confirmationRule == ConfirmationRule.AHEAD_WITHOUT_REVISION_CHECK) {
+            return true;
+        }
+        if (p.hcoCachePosition != ahead.hcoPosition()) {
+            return false;
+        }
+        for (int c = 0; c < N; c++) {
+            if (p.componentCachePosition[c] != ahead.componentPositions()[c]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The gate input from the process's caches, as StackSnapshots builds it. */
@@ -746,6 +879,8 @@ final class StackModel {
             problem = "Upgradeable=True after the leader reconciled the HyperConverged's deletion";
         } else if (e == null) {
             problem = "Upgradeable=True with no snapshot behind it";
+        } else if (e.staleOpening() != null) {
+            problem = "opened on a snapshot older than the API server's at an earlier instant: " + e.staleOpening();
         } else if (e.hcoDeleting()) {
             problem = "Upgradeable=True decided on a HyperConverged being deleted";
         } else if (!e.version().equals(version())) {
@@ -862,8 +997,12 @@ final class StackModel {
     // ================= parts =================
 
     /** What the operator based an OperatorCondition write on. */
+    /**
+     * @param staleOpening for a decision that opened the gate: which object's snapshot was older than
+     *        a revision written at an earlier instant (null: fresh, or not an opening)
+     */
     record Evidence(String version, long hcoGeneration, String recordedVersion, ComponentRevision[] revisions,
-            long[] latestGenerations, boolean hcoDeleting) {
+            long[] latestGenerations, boolean hcoDeleting, String staleOpening) {
     }
 
     /** The in-memory state of one operator process, and its informer caches. */
@@ -883,6 +1022,10 @@ final class StackModel {
         boolean writePending;
         /** Watch events for revisions a fresh read already returned, not yet reconciled. */
         boolean eventPending;
+        /** Its last pass waits out the window: reads are sent ahead of the pass that may open. */
+        boolean readsAheadPlanned;
+        /** What those reads returned (null: not back, or used up by a pass). */
+        ReadsAhead readsAhead;
         /** ComponentWriter.statusSeen: per component, the status its writer last saw, and since when. */
         final String[] statusSeen = new String[N];
         final Instant[] statusSeenAt = new Instant[N];
