@@ -14,10 +14,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
+import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.e2e.AuditLog;
 import io.kubevirt.hco.e2e.BenchSupport;
 import io.kubevirt.hco.e2e.ClusterPopulation;
@@ -69,6 +71,8 @@ public final class BenchMain {
     private Path operatorKubeconfig;
     private double baselineP50;
     private double baselineP99;
+    /** The API server's own round trip on the gate's path (PathBaseline); null before it ran. */
+    private Stats pathBaseline;
 
     BenchMain(Path jar, Path out) {
         this.jar = jar;
@@ -108,6 +112,7 @@ public final class BenchMain {
                 install();
             }
             if (PARTS.contains("reaction")) {
+                pathBaseline();
                 reaction("gate reaction", FLIPS);
             }
             if (PARTS.contains("writes")) {
@@ -164,6 +169,22 @@ public final class BenchMain {
         baselineP99 = s.p99;
         results.put("baseline", s.json("write → watch → write → watch, bare fabric8 client, ms"));
         row("baseline: apiserver round trip (2 writes + 2 watch deliveries)", s.text(), "1.0 / 1.0", samples.size() + " samples");
+    }
+
+    /**
+     * The same round trip on the objects the gate's path is made of: the stack's flipped CR (as the
+     * operator rendered it and the simulated operator reported on it) and an OperatorCondition.
+     */
+    void pathBaseline() throws Exception {
+        GenericKubernetesResource flipped = ComponentResources.of(admin, FLIPPED, NS).withName(FLIPPED.crName()).get();
+        PathBaseline.Result r = PathBaseline.run(api, FLIPPED, flipped, FLIPS, "bench-path");
+        pathBaseline = Stats.of(r.samples());
+        results.put("pathBaseline", pathBaseline.json("the flipped " + FLIPPED.kind() + " CR's status PUT → watch → "
+                + "OperatorCondition JSON patch → watch, bare fabric8 clients, ms"));
+        results.put("pathBaselineObjectBytes", r.objectBytes());
+        row("baseline on the gate's path (" + FLIPPED.kind() + " status PUT + OperatorCondition patch, 2 watch deliveries)",
+                pathBaseline.text(), ratio(pathBaseline), r.samples().size() + " samples; the " + FLIPPED.kind() + " CR is "
+                        + fmt(r.objectBytes() / 1024.0) + " KiB with " + r.managedFieldEntries() + " managedFields entries");
     }
 
     // ---- 3. start-up ----
@@ -254,6 +275,12 @@ public final class BenchMain {
         results.put(key(label) + ".opens", o.json("last component converged → Upgradeable=True seen, minus the window, ms"));
         row(label + ": degrade → Upgradeable=False", c.text(), ratio(c), flips + " flips");
         row(label + ": converge → Upgradeable=True (− window)", o.text(), ratio(o), flips + " flips");
+        if (label.equals("gate reaction") && pathBaseline != null) {
+            row(label + ": degrade, over the gate's path baseline", fmt(c.p50 / pathBaseline.p50) + " / "
+                    + fmt(c.p99 / pathBaseline.p99), "–", "what the operator adds to the API server's own work on the same objects");
+            row(label + ": converge (− window), over the gate's path baseline", fmt(o.p50 / pathBaseline.p50) + " / "
+                    + fmt(o.p99 / pathBaseline.p99), "–", "what the operator adds to the API server's own work on the same objects");
+        }
     }
 
     static final Pattern PHASE = Pattern.compile(

@@ -66,9 +66,8 @@ public final class BenchSupport {
         // the relay is b's only writer: it writes from its own last write, without reading first
         java.util.concurrent.atomic.AtomicReference<GenericKubernetesResource> lastB = new java.util.concurrent.atomic.AtomicReference<>(
                 ComponentResources.of(writer, kind, ns).withName("b").get());
-        try (KubernetesClient relay = new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN)).build();
-                KubernetesClient observer = new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN))
-                        .build();
+        try (KubernetesClient relay = bareClient(api);
+                KubernetesClient observer = bareClient(api);
                 Watch relayWatch = watch(ComponentResources.of(relay, kind, ns), "a", cr -> {
                     Object round = status(cr);
                     if (round != null) {
@@ -115,13 +114,14 @@ public final class BenchSupport {
     }
 
     /** A status field the component CRD knows (an unknown one would be pruned): it carries the round number. */
-    private static final String ROUND = "operatorVersion";
+    public static final String ROUND = "operatorVersion";
 
     private static Object status(GenericKubernetesResource cr) {
         return cr.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? m.get(ROUND) : null;
     }
 
-    private static long awaitRound(BlockingQueue<long[]> seen, long round) throws InterruptedException {
+    /** The arrival time of round {@code round} (earlier rounds' events are skipped). */
+    public static long awaitRound(BlockingQueue<long[]> seen, long round) throws InterruptedException {
         while (true) {
             long[] e = seen.poll(30, TimeUnit.SECONDS);
             if (e == null) {
@@ -133,9 +133,20 @@ public final class BenchSupport {
         }
     }
 
-    private static Watch watch(NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> op,
+    /** An admin client of its own (connections, watches), as a bare fabric8 user has one. */
+    public static KubernetesClient bareClient(RealApiServer api) {
+        return new KubernetesClientBuilder().withConfig(api.config(RealApiServer.ADMIN_TOKEN)).build();
+    }
+
+    /** A watch of one named object that hands every event to {@code onEvent}. */
+    public static Watch watch(NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> op,
             String name, java.util.function.Consumer<GenericKubernetesResource> onEvent) {
-        return op.withName(name).watch(new Watcher<>() {
+        return op.withName(name).watch(watcher(onEvent));
+    }
+
+    /** A watcher that hands every event's object to {@code onEvent}. */
+    public static Watcher<GenericKubernetesResource> watcher(java.util.function.Consumer<GenericKubernetesResource> onEvent) {
+        return new Watcher<>() {
             @Override
             public void eventReceived(Action action, GenericKubernetesResource r) {
                 onEvent.accept(r);
@@ -144,7 +155,7 @@ public final class BenchSupport {
             @Override
             public void onClose(WatcherException cause) {
             }
-        });
+        };
     }
 
     /** Milliseconds from process start to readiness UP, and to Upgradeable=False/Initializing seen by a watcher. */

@@ -66,7 +66,7 @@ public final class ClusterSetup {
         }
     }
 
-    static void createNamespace(KubernetesClient admin, String namespace) {
+    public static void createNamespace(KubernetesClient admin, String namespace) {
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
                 .createOr(n -> n.update());
     }
