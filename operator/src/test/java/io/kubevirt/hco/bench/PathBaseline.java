@@ -2,7 +2,6 @@ package io.kubevirt.hco.bench;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -63,10 +62,7 @@ final class PathBaseline {
 
         var conditions = writer.genericKubernetesResources(OperatorConditionWriter.DEFINITION).inNamespace(ns);
         List<Object> initial = List.of(condition(0));
-        GenericKubernetesResource oc = new GenericKubernetesResource();
-        oc.setApiVersion(OperatorConditionWriter.API_VERSION);
-        oc.setKind(OperatorConditionWriter.KIND);
-        oc.setMetadata(new ObjectMetaBuilder().withName("b").withNamespace(ns).build());
+        GenericKubernetesResource oc = target(ns);
         oc.getAdditionalProperties().put("spec", Map.of("conditions", initial));
         conditions.resource(oc).create();
 
@@ -126,6 +122,7 @@ final class PathBaseline {
         return copy;
     }
 
+    /** The OperatorCondition "b", by name only (a patch needs no more). */
     private static GenericKubernetesResource target(String ns) {
         GenericKubernetesResource t = new GenericKubernetesResource();
         t.setApiVersion(OperatorConditionWriter.API_VERSION);
@@ -136,13 +133,9 @@ final class PathBaseline {
 
     /** An Upgradeable condition as the gate writes one, its message carrying the round. */
     private static Map<String, Object> condition(long round) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("type", "Upgradeable");
-        c.put("status", "False");
-        c.put("reason", "ComponentDegraded");
-        c.put("message", "bench round " + round + ": component kubevirt is degraded");
-        c.put("lastTransitionTime", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
-        return c;
+        return Map.of("type", "Upgradeable", "status", "False", "reason", "ComponentDegraded",
+                "message", "bench round " + round + ": component kubevirt is degraded",
+                "lastTransitionTime", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
     }
 
     private static Long roundOf(Object text) {
