@@ -276,11 +276,14 @@ public final class BenchMain {
         row(label + ": degrade → Upgradeable=False", c.text(), ratio(c), flips + " flips");
         row(label + ": converge → Upgradeable=True (− window)", o.text(), ratio(o), flips + " flips");
         if (label.equals("gate reaction") && pathBaseline != null) {
-            row(label + ": degrade, over the gate's path baseline", fmt(c.p50 / pathBaseline.p50) + " / "
-                    + fmt(c.p99 / pathBaseline.p99), "–", "what the operator adds to the API server's own work on the same objects");
-            row(label + ": converge (− window), over the gate's path baseline", fmt(o.p50 / pathBaseline.p50) + " / "
-                    + fmt(o.p99 / pathBaseline.p99), "–", "what the operator adds to the API server's own work on the same objects");
+            pathRatioRow(label + ": degrade", c);
+            pathRatioRow(label + ": converge (− window)", o);
         }
+    }
+
+    void pathRatioRow(String what, Stats s) {
+        row(what + ", over the gate's path baseline", fmt(s.p50 / pathBaseline.p50) + " / " + fmt(s.p99 / pathBaseline.p99),
+                "–", "what the operator adds to the API server's own work on the same objects");
     }
 
     static final Pattern PHASE = Pattern.compile(

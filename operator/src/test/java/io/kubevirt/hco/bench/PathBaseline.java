@@ -1,6 +1,5 @@
 package io.kubevirt.hco.bench;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,21 +91,15 @@ final class PathBaseline {
                                 seen.add(new long[] { round, System.nanoTime() });
                             }
                         }))) {
-            List<Double> samples = new ArrayList<>();
-            for (int i = 1; i <= rounds + 20; i++) {
-                // the simulated operator reads, then writes the whole object back: only the write is timed
+            // the simulated operator reads, then writes the whole object back: only the write is timed
+            List<Double> samples = BenchSupport.timedRounds(rounds, seen, i -> {
                 GenericKubernetesResource cr = crs.withName("a").get();
                 @SuppressWarnings("unchecked")
                 Map<String, Object> status = new HashMap<>((Map<String, Object>) cr.getAdditionalProperties().get("status"));
                 status.put(BenchSupport.ROUND, "bench round " + i);
                 cr.getAdditionalProperties().put("status", status);
-                long start = System.nanoTime();
-                crs.resource(cr).updateStatus();
-                long arrived = BenchSupport.awaitRound(seen, i);
-                if (i > 20) {
-                    samples.add((arrived - start) / 1e6);
-                }
-            }
+                return () -> crs.resource(cr).updateStatus();
+            });
             return new Result(samples, bytes, managers);
         }
     }

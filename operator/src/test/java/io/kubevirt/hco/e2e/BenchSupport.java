@@ -82,20 +82,36 @@ public final class BenchSupport {
                         seen.add(new long[] { Long.parseLong(round.toString()), System.nanoTime() });
                     }
                 })) {
-            List<Double> samples = new ArrayList<>();
             var a = ComponentResources.of(writer, kind, ns);
-            for (int i = 1; i <= rounds + 20; i++) {
+            return timedRounds(rounds, seen, i -> {
                 GenericKubernetesResource cr = a.withName("a").get();
                 cr.getAdditionalProperties().put("status", Map.of(ROUND, Integer.toString(i)));
-                long start = System.nanoTime();
-                a.resource(cr).updateStatus();
-                long arrived = awaitRound(seen, i);
-                if (i > 20) {
-                    samples.add((arrived - start) / 1e6);
-                }
-            }
-            return samples;
+                return () -> a.resource(cr).updateStatus();
+            });
         }
+    }
+
+    /** Rounds of a relay run before the counted ones, not counted. */
+    public static final int WARM_UP_ROUNDS = 20;
+
+    /**
+     * The timing rule both baselines share: {@code prepare} reads what round {@code i} writes and
+     * hands back the write; the clock runs from that write to round {@code i} arriving in
+     * {@code seen}. The first {@link #WARM_UP_ROUNDS} rounds are not counted.
+     */
+    public static List<Double> timedRounds(int rounds, BlockingQueue<long[]> seen,
+            java.util.function.IntFunction<Runnable> prepare) throws InterruptedException {
+        List<Double> samples = new ArrayList<>();
+        for (int i = 1; i <= rounds + WARM_UP_ROUNDS; i++) {
+            Runnable write = prepare.apply(i);
+            long start = System.nanoTime();
+            write.run();
+            long arrived = awaitRound(seen, i);
+            if (i > WARM_UP_ROUNDS) {
+                samples.add((arrived - start) / 1e6);
+            }
+        }
+        return samples;
     }
 
     /**
@@ -120,8 +136,7 @@ public final class BenchSupport {
         return cr.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? m.get(ROUND) : null;
     }
 
-    /** The arrival time of round {@code round} (earlier rounds' events are skipped). */
-    public static long awaitRound(BlockingQueue<long[]> seen, long round) throws InterruptedException {
+    private static long awaitRound(BlockingQueue<long[]> seen, long round) throws InterruptedException {
         while (true) {
             long[] e = seen.poll(30, TimeUnit.SECONDS);
             if (e == null) {
