@@ -478,12 +478,21 @@ public final class BenchMain {
         gate.awaitStatus("True", Duration.ofMinutes(3));
     }
 
+    /** Its CPU and memory can no longer be read once it is gone: say why it stopped rather than fail on /proc. */
+    void requireAlive(String runtime, String when) throws IOException {
+        if (!operator.alive()) {
+            throw new IllegalStateException("the " + runtime + " operator died in the churn, " + when + ": "
+                    + operator.deathReport(60));
+        }
+    }
+
     void churn(String runtime) throws Exception {
         // what the process burns doing nothing (lease renewals, idle polls, metrics, GC, JIT): subtracted below
         long idleSeconds = Math.min(60, CHURN_SECONDS);
         double idleFrom = BenchSupport.cpuSeconds(operator.pid());
         long idleReconciles = reconciles();
         Thread.sleep(idleSeconds * 1000);
+        requireAlive(runtime, "while idle");
         double idleCpuPerSecond = (BenchSupport.cpuSeconds(operator.pid()) - idleFrom) / idleSeconds;
         idleReconciles = reconciles() - idleReconciles;
         long reconcilesBefore = reconciles();
@@ -497,6 +506,7 @@ public final class BenchMain {
             simulator.behave(FLIPPED.name(), degraded ? Behaviour.DEGRADED : Behaviour.HEALTHY);
             simulator.tick(FLIPPED.name());
             Thread.sleep(1000);
+            requireAlive(runtime, "after " + flips + " flips");
         }
         long reconciles = reconciles() - reconcilesBefore;
         double cpu = BenchSupport.cpuSeconds(operator.pid()) - cpuBefore;

@@ -256,6 +256,17 @@ public final class OperatorProcess implements PodProcess {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
+    /**
+     * Why the process is gone, for a bench or test that finds it dead: its exit code (128 + n for
+     * signal n) and the last {@code lines} of its log.
+     */
+    public String deathReport(int lines) throws IOException {
+        String[] all = log().split("\n");
+        String tail = String.join("\n", java.util.Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
+        return name + " exited with " + (process.isAlive() ? "nothing (still running)" : process.exitValue())
+                + "; the last " + lines + " lines of " + log + ":\n" + tail;
+    }
+
     /** The JVM's process id (for RSS and CPU time read from /proc). */
     public long pid() {
         return process.pid();
