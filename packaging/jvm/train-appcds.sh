@@ -16,14 +16,15 @@ limit=""
 if command -v timeout >/dev/null 2>&1; then
     limit="timeout 300"
 fi
-# the start fails on purpose (no API server), so its exit status says nothing; the archive does
+# trained with the flags the image runs with (Dockerfile.jvm); the start fails on purpose (no API
+# server), so its exit status says nothing; the archive does
 env -u KUBECONFIG \
     QUARKUS_KUBERNETES_CLIENT_API_SERVER_URL=https://127.0.0.1:1 \
     QUARKUS_KUBERNETES_CLIENT_TOKEN=training \
     QUARKUS_KUBERNETES_CLIENT_REQUEST_RETRY_BACKOFF_LIMIT=0 \
     OPERATOR_VERSION=0.0.0-training OPERATOR_CONDITION_NAME=training \
     HCO_MANAGEMENT_PORT=0 HCO_HTTP_PORT=0 \
-    $limit "$java" -XX:ArchiveClassesAtExit="$archive" -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$jar" \
+    $limit "$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ArchiveClassesAtExit="$archive" -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$jar" \
     >"$archive.log" 2>&1 || true
 if [ ! -s "$archive" ]; then
     echo "train-appcds: no archive written; the training run's output is in $archive.log" >&2
