@@ -23,14 +23,20 @@ public final class OperatorImages {
     public static final String JAVA_HOME = "/opt/java";
     public static final String JVM_APP = "/deployments";
     /**
-     * The JVM image's flags: a heap bounded by the container's memory, and JBoss log manager as the
-     * JDK logging manager (Quarkus' runner expects it). C1 only and the serial collector: the operator
-     * reconciles about once a second, so C2's compilations cost more CPU over its life than its code
-     * saves, and a 30-60 MB heap needs no parallel collector threads (bin/bench, 300 s churn,
-     * 2026-12-06: 8.1 CPU s and 241 MB RSS against 17.0 s and 278 MB with the JVM's defaults).
+     * C1 only and the serial collector, in every JVM image (Dockerfile.jvm and its AppCDS training
+     * too): the operator reconciles about once a second, so C2's compilations cost more CPU over its
+     * life than its code saves, and a 30-60 MB heap needs no parallel collector threads (bin/bench,
+     * 300 s churn, 2026-12-06: 8.1 CPU s and 241 MB RSS against 17.0 s and 278 MB with the JVM's
+     * defaults).
      */
-    public static final List<String> JVM_FLAGS = List.of("-XX:MaxRAMPercentage=75", "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC", "-Djava.awt.headless=true", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
+    public static final List<String> JIT_AND_GC_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    /**
+     * The JVM image's flags: a heap bounded by the container's memory, {@link #JIT_AND_GC_FLAGS}, and
+     * JBoss log manager as the JDK logging manager (Quarkus' runner expects it).
+     */
+    public static final List<String> JVM_FLAGS = java.util.stream.Stream.of(List.of("-XX:MaxRAMPercentage=75"),
+            JIT_AND_GC_FLAGS, List.of("-Djava.awt.headless=true",
+                    "-Djava.util.logging.manager=org.jboss.logmanager.LogManager")).flatMap(List::stream).toList();
 
     private OperatorImages() {
     }

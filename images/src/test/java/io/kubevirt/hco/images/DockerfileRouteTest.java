@@ -53,6 +53,19 @@ class DockerfileRouteTest {
     }
 
     @Test
+    void dockerfileJvmAndItsArchiveTrainingRunTheJitAndCollectorOfTheJvmImage() throws IOException {
+        List<String> env = finalStage(Files.readString(ROOT.resolve("Dockerfile.jvm"))).get("ENV");
+        String javaOpts = env.stream().filter(e -> e.startsWith("JAVA_OPTS_APPEND=")).findFirst().orElseThrow();
+        String training = Files.readString(ROOT.resolve("packaging/jvm/train-appcds.sh"));
+        String trainingJava = training.lines().filter(l -> l.contains("-XX:ArchiveClassesAtExit")).findFirst().orElseThrow();
+
+        // an archive trained under other flags may not map, and the image would start without it
+        assertThat(List.of(javaOpts.substring("JAVA_OPTS_APPEND=".length()).split("[\\s\"]+")))
+                .containsAll(OperatorImages.JIT_AND_GC_FLAGS);
+        assertThat(List.of(trainingJava.trim().split("\\s+"))).containsAll(OperatorImages.JIT_AND_GC_FLAGS);
+    }
+
+    @Test
     void bothRoutesTakeTheBaseFilesFromTheSameScript() throws IOException {
         String dockerfile = Files.readString(ROOT.resolve("Dockerfile.native"));
         assertThat(dockerfile).contains("COPY packaging/image/base-rootfs.sh /base-rootfs.sh")
