@@ -518,8 +518,10 @@ public final class BenchMain {
                 "cpuSecondsPer1000Reconciles", reconciles == 0 ? 0 : cpu * 1000 / reconciles,
                 "netCpuSecondsPer1000Reconciles", reconciles == 0 ? 0 : net * 1000 / reconciles, "rssMb", rssMb,
                 "heapUsedMb", heapMb, "netCpuSecondsPer1000Flips", net * 1000 / flips));
+        // RSS depends on the flags (heap and young generation sizes) more than on anything else
+        String flags = runtime.equals("JVM") ? OperatorLaunch.JVM_FLAGS : OperatorLaunch.NATIVE_FLAGS;
         row("after " + CHURN_SECONDS + " s of churn (a flip per second, " + runtime + "): RSS / heap", fmt(rssMb) + " MB / "
-                + fmt(heapMb) + " MB", "–", reconciles + " reconciles");
+                + fmt(heapMb) + " MB", "–", reconciles + " reconciles; flags " + flags);
         // per status change too: a change costs a varying number of passes (the window's recheck, a
         // write retry), so a design with fewer passes looks worse per reconcile for the same work
         row("CPU per 1,000 component status changes (net of idle, " + runtime + ")", fmt(net * 1000 / flips) + " s",

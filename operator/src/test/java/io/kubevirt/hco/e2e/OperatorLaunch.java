@@ -20,7 +20,7 @@ public record OperatorLaunch(String label, Path program, List<String> command, C
 
     /**
      * JVM flags of the operator processes: the tests favour a quick start (C1 only); the bench runs
-     * the JVM as the image does ({@code -Dhco.e2e.jvm-flags=-Xmx256m}).
+     * the JVM as the image does, in the chart's memory limit (its {@code bench.jvm-flags}).
      */
     public static final String JVM_FLAGS = System.getProperty("hco.e2e.jvm-flags", "-Xmx256m -XX:TieredStopAtLevel=1");
 
