@@ -11,6 +11,10 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
 /**
  * The bench's memory and CPU figures are the images' only if it runs the operator with their flags
  * and in their memory limit: both runtimes size the heap from the container's limit, and RSS
@@ -41,9 +45,9 @@ class BenchFlagsTest {
     }
 
     private static int chartMemoryLimitMi() throws IOException {
-        String values = Files.readString(ROOT.resolve("helm/hco-operator/values.yaml"));
-        Matcher m = Pattern.compile("(?m)^resources:\\n(?:  .*\\n)*?  limits:\\n    memory: (\\d+)Mi$").matcher(values);
-        assertThat(m.find()).as("resources.limits.memory in the chart's values, in Mi").isTrue();
-        return Integer.parseInt(m.group(1));
+        JsonNode values = new ObjectMapper(new YAMLFactory()).readTree(ROOT.resolve("helm/hco-operator/values.yaml").toFile());
+        String limit = values.path("resources").path("limits").path("memory").asText();
+        assertThat(limit).as("resources.limits.memory in the chart's values, in Mi").matches("\\d+Mi");
+        return Integer.parseInt(limit.substring(0, limit.length() - 2));
     }
 }
