@@ -48,6 +48,24 @@ public class ProcessLifecycle {
         return clock.instant();
     }
 
+    /**
+     * Returns once this clock reads {@code instant} or later: true, or false at once if the thread
+     * is interrupted meanwhile (shutdown). The time left is read once and then waited on the
+     * monotonic tick, so a clock that does not move (tests) waits that long and no more.
+     */
+    public boolean awaitInstant(Instant instant) {
+        long left = java.time.Duration.between(now(), instant).toNanos();
+        long deadline = System.nanoTime() + left;
+        while (left > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+            if (Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            left = deadline - System.nanoTime();
+        }
+        return true;
+    }
+
     public void leadership(boolean isLeader) {
         this.leader = isLeader;
         if (isLeader) {

@@ -180,6 +180,13 @@ public class GateMetrics {
                 .tag("outcome", used ? "used" : "dropped").register(registry).increment();
     }
 
+    /** An opening prepared ahead of the window's end: published at that instant, or abandoned (the caches changed meanwhile). */
+    public void preparedOpening(boolean published) {
+        io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_prepared_openings")
+                .description("Openings prepared ahead of the end of the stabilization window, by whether they were published")
+                .tag("outcome", published ? "published" : "abandoned").register(registry).increment();
+    }
+
     public void operatorConditionWriteFailed() {
         io.micrometer.core.instrument.Counter.builder("kubevirt_hco_operator_condition_write_failures")
                 .description("Failed writes of the Upgradeable condition to OLM's OperatorCondition").register(registry)

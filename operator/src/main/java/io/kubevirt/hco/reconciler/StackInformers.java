@@ -145,6 +145,26 @@ public class StackInformers {
         }
     }
 
+    /**
+     * What a pass reads from the caches, as revisions: the HyperConverged (the current one in the
+     * primary cache, or the given one), each component's CR and CRD, and the worker-node count. Two
+     * equal values mean no event reached these caches in between (a prepared opening checks this).
+     */
+    public List<Object> revisions(Context<HyperConverged> context, HyperConverged given) {
+        HyperConverged hco = given != null ? given
+                : context.getPrimaryCache().get(singleton()).orElse(null);
+        List<Object> revisions = new ArrayList<>();
+        revisions.add(hco == null ? null : hco.getMetadata().getResourceVersion());
+        for (ComponentDescriptor d : ComponentCatalog.ALL) {
+            GenericKubernetesResource cr = component(context, d);
+            CustomResourceDefinition crd = crd(context, d);
+            revisions.add(cr == null ? null : cr.getMetadata().getResourceVersion());
+            revisions.add(crd == null ? null : crd.getMetadata().getResourceVersion());
+        }
+        revisions.add(workerNodes(context));
+        return revisions;
+    }
+
     @SuppressWarnings("unchecked")
     private InformerEventSource<GenericKubernetesResource, HyperConverged> componentSource(Context<HyperConverged> context,
             ComponentDescriptor d) {

@@ -145,7 +145,7 @@ class GateServiceOpeningTest {
     }
 
     /** A stack converged on the HyperConverged generation {@code generation}, as this pass applied generation 3. */
-    private static GateInput converged(long generation) {
+    static GateInput converged(long generation) {
         List<GateInput.Component> components = new ArrayList<>();
         for (String name : List.of("KubeVirt", "SSP")) {
             List<Condition> conditions = List.of(Condition.of("Available", "True"), Condition.of("Progressing", "False"),
@@ -160,6 +160,10 @@ class GateServiceOpeningTest {
     }
 
     private static OperatorSettings settings() {
+        return settings(Duration.ZERO);
+    }
+
+    static OperatorSettings settings(Duration window) {
         return new OperatorSettings() {
             public String namespace() {
                 return "ns";
@@ -176,7 +180,7 @@ class GateServiceOpeningTest {
             public Gate gate() {
                 return new Gate() {
                     public Duration stabilizationWindow() {
-                        return Duration.ZERO;
+                        return window;
                     }
 
                     public GateMode mode() {
@@ -231,8 +235,16 @@ class GateServiceOpeningTest {
         public void transition(GateReason reason, boolean open) {
         }
 
+        /** Prepared openings, in order: true when published. */
+        final List<Boolean> prepared = new ArrayList<>();
+
         @Override
         public void openingConfirmed() {
+        }
+
+        @Override
+        public void preparedOpening(boolean published) {
+            prepared.add(published);
         }
 
         @Override
