@@ -310,7 +310,7 @@ public final class BenchMain {
                 double meanMs = (a[0] - b[0]) / count * 1000;
                 json.put(phase, Map.of("meanMs", meanMs, "count", count));
                 row("reconcile phase: " + phase, fmt(meanMs) + " ms mean", "–", (long) count
-                        + " times in the counted flips (kubevirt_hco_reconcile_phase; decide includes confirm and operator-condition)");
+                        + " times in the counted flips (kubevirt_hco_reconcile_phase; decide includes confirm, window-end and operator-condition)");
             }
         });
         results.put("reconcilePhases", json);

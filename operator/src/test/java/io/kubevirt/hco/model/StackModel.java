@@ -685,7 +685,11 @@ final class StackModel {
         // the pass plans the reads of the opening it waits for (a window running), or cancels them
         p.readsAheadPlanned = decision.recheckAfter() != null;
         operatorConditionEvent = false;
-        p.nextTimer = decision.recheckAfter() != null ? now.plus(decision.recheckAfter()).plusMillis(5)
+        // the reconciler comes PREPARE_LEAD before the window's end and prepares the opening
+        // (GateService): the model's instants are whole seconds apart, so its pass always runs at or
+        // after that end and opens as an unprepared pass does; PreparedOpeningTest covers the rest
+        p.nextTimer = decision.recheckAfter() != null
+                ? now.plus(decision.recheckAfter()).minus(io.kubevirt.hco.gate.GateService.PREPARE_LEAD)
                 : now.plus(MAX_INTERVAL);
         if (heldUntil != null && heldUntil.plusMillis(5).isBefore(p.nextTimer)) {
             p.nextTimer = heldUntil.plusMillis(5);
