@@ -87,7 +87,8 @@ public class ComponentWriter {
     /** @return the write's record, or null when the CR already matched and nothing was written */
     public WriteRecord apply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner) {
-        String hash = SpecJson.fingerprint(desired);
+        Fingerprints f = fingerprints(d, desired);
+        String hash = f.spec();
         current = written.newest(d, current);
         if (current == null) {
             GenericKubernetesResource created = write(d, namespace,
@@ -108,7 +109,7 @@ public class ComponentWriter {
         // a write that leaves the spec as it is (labels, annotations), or changes only what the
         // component does not render, keeps the record: the component has nothing new to report,
         // and would not write its status again for it
-        String renderedHash = renderedHash(d, desired, hash);
+        String renderedHash = f.rendered();
         boolean keepsRecord = recordedStatus != null
                 && (specInSync || rendersAsBefore(d, current, desired, renderedHash));
         java.time.Duration hold = specInSync || keepsRecord ? java.time.Duration.ZERO : holdBeforeSpecWrite(d, current);
@@ -159,6 +160,30 @@ public class ComponentWriter {
             Map<String, Object> desired, String renderedHash) {
         return d.renderedPaths() != null && renderedHash.equals(annotation(current, RENDERED_HASH))
                 && OwnedFields.contained(d.renderedSpec(desired), current.getAdditionalProperties().get("spec"));
+    }
+
+    /** A desired spec's fingerprints: the whole spec's, and the RENDERED_HASH. */
+    private record Fingerprints(Map<String, Object> desired, String spec, String rendered) {
+    }
+
+    /** Per component: the fingerprints of the desired spec last applied. */
+    private final Map<String, Fingerprints> fingerprints = new ConcurrentHashMap<>();
+
+    /**
+     * A pass hands in the very map of the pass before while the HyperConverged is unchanged
+     * (SpecApplication's renderings; nobody modifies a desired spec): its fingerprints are taken
+     * once, not on every pass (they are canonical JSON and a SHA-256 of each spec, and a pass runs
+     * on every component status change).
+     */
+    private Fingerprints fingerprints(ComponentDescriptor d, Map<String, Object> desired) {
+        Fingerprints last = fingerprints.get(d.name());
+        if (last != null && last.desired() == desired) {
+            return last;
+        }
+        String hash = SpecJson.fingerprint(desired);
+        Fingerprints f = new Fingerprints(desired, hash, renderedHash(d, desired, hash));
+        fingerprints.put(d.name(), f);
+        return f;
     }
 
     /** The RENDERED_HASH of a desired spec: its whole fingerprint ({@code hash}) unless the component renders only part of it. */
