@@ -132,7 +132,8 @@ public final class ObservationReader {
             return NO_STATUS;
         }
         try {
-            return SpecJson.fingerprint(status);
+            String name = cr.getMetadata() == null ? null : cr.getMetadata().getName();
+            return Fingerprints.of("status/" + cr.getKind() + "/" + name, status);
         } catch (RuntimeException e) {
             return "unreadable";
         }

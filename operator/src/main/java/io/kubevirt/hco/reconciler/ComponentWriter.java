@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.ComponentResources;
+import io.kubevirt.hco.components.Fingerprints;
 import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.components.OwnedFields;
 import io.kubevirt.hco.components.SpecJson;
@@ -87,8 +88,7 @@ public class ComponentWriter {
     /** @return the write's record, or null when the CR already matched and nothing was written */
     public WriteRecord apply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner) {
-        Fingerprints f = fingerprints(d, desired);
-        String hash = f.spec();
+        String hash = Fingerprints.of("spec/" + d.name(), desired);
         current = written.newest(d, current);
         if (current == null) {
             GenericKubernetesResource created = write(d, namespace,
@@ -109,7 +109,7 @@ public class ComponentWriter {
         // a write that leaves the spec as it is (labels, annotations), or changes only what the
         // component does not render, keeps the record: the component has nothing new to report,
         // and would not write its status again for it
-        String renderedHash = f.rendered();
+        String renderedHash = renderedHash(d, desired, hash);
         boolean keepsRecord = recordedStatus != null
                 && (specInSync || rendersAsBefore(d, current, desired, renderedHash));
         java.time.Duration hold = specInSync || keepsRecord ? java.time.Duration.ZERO : holdBeforeSpecWrite(d, current);
@@ -162,33 +162,10 @@ public class ComponentWriter {
                 && OwnedFields.contained(d.renderedSpec(desired), current.getAdditionalProperties().get("spec"));
     }
 
-    /** A desired spec's fingerprints: the whole spec's, and the RENDERED_HASH. */
-    private record Fingerprints(Map<String, Object> desired, String spec, String rendered) {
-    }
-
-    /** Per component: the fingerprints of the desired spec last applied. */
-    private final Map<String, Fingerprints> fingerprints = new ConcurrentHashMap<>();
-
-    /**
-     * A pass hands in the very map of the pass before while the HyperConverged is unchanged
-     * (SpecApplication's renderings; nobody modifies a desired spec): its fingerprints are taken
-     * once, not on every pass (they are canonical JSON and a SHA-256 of each spec, and a pass runs
-     * on every component status change).
-     */
-    private Fingerprints fingerprints(ComponentDescriptor d, Map<String, Object> desired) {
-        Fingerprints last = fingerprints.get(d.name());
-        if (last != null && last.desired() == desired) {
-            return last;
-        }
-        String hash = SpecJson.fingerprint(desired);
-        Fingerprints f = new Fingerprints(desired, hash, renderedHash(d, desired, hash));
-        fingerprints.put(d.name(), f);
-        return f;
-    }
-
     /** The RENDERED_HASH of a desired spec: its whole fingerprint ({@code hash}) unless the component renders only part of it. */
     private static String renderedHash(ComponentDescriptor d, Map<String, Object> desired, String hash) {
-        return d.renderedPaths() == null ? hash : SpecJson.fingerprint(d.renderedSpec(desired));
+        return d.renderedPaths() == null ? hash
+                : Fingerprints.of("rendered/" + d.name(), desired, () -> d.renderedSpec(desired));
     }
 
     /** See {@link #STATUS_QUIET}; zero when the write may go now. */

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.components.OwnedFields;
+import io.kubevirt.hco.components.Fingerprints;
 import io.kubevirt.hco.components.SpecJson;
 import io.kubevirt.hco.core.ResourceVersions;
 import io.kubevirt.hco.core.SpecState;
@@ -76,7 +77,7 @@ public class WrittenSpecs {
      * fields are there: a removal from our intent is in sync only once our write took it out.
      */
     public SpecState specState(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
-        return new SpecState(desired != null && SpecJson.fingerprint(desired).equals(annotation(cr, SPEC_HASH))
+        return new SpecState(desired != null && Fingerprints.of("spec/" + d.name(), desired).equals(annotation(cr, SPEC_HASH))
                 && inSync(d, cr, desired),
                 annotation(cr, ObservationReader.STATUS_AT_SPEC_WRITE), ObservationReader.statusFingerprint(cr));
     }
@@ -91,7 +92,7 @@ public class WrittenSpecs {
             return true;
         }
         Baseline b = baselines.get(d.name());
-        return b != null && b.desiredHash().equals(SpecJson.fingerprint(desired)) && SpecJson.sameJson(b.spec(), spec);
+        return b != null && b.desiredHash().equals(Fingerprints.of("spec/" + d.name(), desired)) && SpecJson.sameJson(b.spec(), spec);
     }
 
     /** The CR's annotation {@code key}; null when the CR or the annotation is absent. */
