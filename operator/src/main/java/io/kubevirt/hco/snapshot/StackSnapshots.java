@@ -178,11 +178,16 @@ public class StackSnapshots {
                 written.lastWrite(d.name()));
     }
 
-    /** The version the release expects of a component (its env var; the chart and the CSV set them). */
+    /**
+     * The version the release expects of a component (its env var; the chart and the CSV set them).
+     * Read once: the environment of a running process does not change, and every snapshot asks.
+     */
     String expectedVersion(ComponentDescriptor d) {
-        return config.getOptionalValue(d.versionEnv(), String.class).filter(v -> !v.isBlank())
-                .orElse(null);
+        return expectedVersions.computeIfAbsent(d.name(), n -> config.getOptionalValue(d.versionEnv(), String.class)
+                .filter(v -> !v.isBlank())).orElse(null);
     }
+
+    private final Map<String, java.util.Optional<String>> expectedVersions = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param appliedGeneration the generation whose spec this pass applied to the components (null: none)
