@@ -64,10 +64,13 @@ public class ComponentInstallation {
         return out;
     }
 
+    /** Each component's setting as the environment gives it: read once, every pass asks. */
+    private final Map<String, java.util.Optional<String>> settingValues = new java.util.concurrent.ConcurrentHashMap<>();
+
     Setting setting(ComponentDescriptor d) {
         try {
-            return Setting.parse(d.name(), config.getOptionalValue(d.settingEnv(), String.class)
-                    .orElse(null));
+            return Setting.parse(d.name(), settingValues.computeIfAbsent(d.name(),
+                    n -> config.getOptionalValue(d.settingEnv(), String.class)).orElse(null));
         } catch (IllegalArgumentException e) {
             throw new InvalidSetting(d.settingEnv() + " is invalid (" + e.getMessage()
                     + "): fix the operator's environment; nothing is written to the components until then");
