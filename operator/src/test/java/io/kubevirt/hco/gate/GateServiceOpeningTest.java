@@ -44,11 +44,20 @@ class GateServiceOpeningTest {
     @BeforeEach
     void gate() {
         lifecycle = new io.kubevirt.hco.lifecycle.ProcessLifecycle(settings(), java.time.Clock.fixed(NOW, java.time.ZoneOffset.UTC));
+        gate = gateService(settings(), lifecycle, new QuietMetrics(), written::add);
+    }
+
+    /**
+     * A leading gate that has held at start-up, over a stub OperatorCondition writer that hands each
+     * write ("True/AsExpected", "False/Stabilizing"...) to {@code writes}.
+     */
+    static GateService gateService(OperatorSettings settings, io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle,
+            QuietMetrics metrics, java.util.function.Consumer<String> writes) {
         GatePublisher publisher = new GatePublisher();
         publisher.writer = new OperatorConditionWriter() {
             @Override
             public synchronized boolean write(boolean upgradeable, String reason, String message) {
-                written.add((upgradeable ? "True/" : "False/") + reason);
+                writes.accept((upgradeable ? "True/" : "False/") + reason);
                 return true;
             }
 
@@ -62,21 +71,22 @@ class GateServiceOpeningTest {
                 return Optional.of("oc");
             }
         };
-        publisher.metrics = new QuietMetrics();
+        publisher.metrics = metrics;
         publisher.events = new GateEvents() {
             @Override
             public void transition(GateDecision previous, GateDecision next, HasMetadata target) {
             }
         };
         publisher.lifecycle = lifecycle;
-        gate = new GateService();
-        gate.settings = settings();
+        GateService gate = new GateService();
+        gate.settings = settings;
         gate.lifecycle = lifecycle;
         gate.publisher = publisher;
-        gate.metrics = publisher.metrics;
+        gate.metrics = metrics;
         lifecycle.leadership(true);
         lifecycle.fullReconcileDone();
-        assertThat(gate.publisher.holdAtStartup()).isTrue();
+        assertThat(publisher.holdAtStartup()).isTrue();
+        return gate;
     }
 
     @Test

@@ -10,17 +10,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateReason;
 import io.kubevirt.hco.lifecycle.ProcessLifecycle;
-import io.kubevirt.hco.observability.GateEvents;
 
 /**
  * An opening due within a few milliseconds is prepared by the pass that finds it due: decided as of
@@ -43,46 +40,14 @@ class PreparedOpeningTest {
     @BeforeEach
     void gateStabilizing() {
         ProcessLifecycle lifecycle = new ProcessLifecycle(GateServiceOpeningTest.settings(WINDOW), clock);
-        GatePublisher publisher = new GatePublisher();
-        publisher.writer = new OperatorConditionWriter() {
-            @Override
-            public synchronized boolean write(boolean upgradeable, String reason, String message) {
-                written.add((upgradeable ? "True/" : "False/") + reason);
-                writtenAtNanos.add(System.nanoTime());
-                return true;
-            }
-
-            @Override
-            public boolean enabled() {
-                return true;
-            }
-
-            @Override
-            public Optional<String> name() {
-                return Optional.of("oc");
-            }
-        };
         metrics = new GateServiceOpeningTest.QuietMetrics();
-        publisher.metrics = metrics;
-        publisher.events = new GateEvents() {
-            @Override
-            public void transition(GateDecision previous, GateDecision next, HasMetadata target) {
-            }
-        };
-        publisher.lifecycle = lifecycle;
-        gate = new GateService();
-        gate.settings = GateServiceOpeningTest.settings(WINDOW);
-        gate.lifecycle = lifecycle;
-        gate.publisher = publisher;
-        gate.metrics = metrics;
-        lifecycle.leadership(true);
-        lifecycle.fullReconcileDone();
-        assertThat(publisher.holdAtStartup()).isTrue();
+        gate = GateServiceOpeningTest.gateService(GateServiceOpeningTest.settings(WINDOW), lifecycle, metrics, w -> {
+            written.add(w);
+            writtenAtNanos.add(System.nanoTime());
+        });
         // the pass that finds the stack converged: the window starts, its end is far off, nothing is prepared
         GateDecision first = gate.verdict(converged(3).at(CONVERGED_AT), null, () -> converged(3),
-                () -> {
-                    throw new AssertionError("an opening 2 s away is not prepared");
-                }).decision();
+                neverChecked("an opening 2 s away is not prepared")).decision();
         assertThat(first.reason()).isEqualTo(GateReason.Stabilizing);
         assertThat(first.recheckAfter()).isEqualTo(WINDOW);
     }
@@ -137,9 +102,7 @@ class PreparedOpeningTest {
     void anOpeningDueLaterThanThePassCanPrepareWaitsForTheNextPass() {
         Instant pass = WINDOW_END.minus(GateService.PREPARE_WITHIN).minusMillis(1);
         clock.set(pass);
-        BooleanSupplier unused = () -> {
-            throw new AssertionError("not prepared: nothing to check");
-        };
+        BooleanSupplier unused = neverChecked("not prepared: nothing to check");
 
         GateDecision d = gate.verdict(converged(3).at(pass), null, () -> converged(3), unused).decision();
 
@@ -152,9 +115,7 @@ class PreparedOpeningTest {
     void freshReadsThatCloseArePublishedAtOnceAtTheirOwnInstant() {
         Instant pass = WINDOW_END.minus(GateService.PREPARE_LEAD);
         clock.set(pass);
-        BooleanSupplier unused = () -> {
-            throw new AssertionError("closed on the fresh reads: no wait, no check");
-        };
+        BooleanSupplier unused = neverChecked("closed on the fresh reads: no wait, no check");
 
         GateService.Verdict v = gate.verdict(converged(3).at(pass), null, () -> converged(4).at(pass), unused);
 
@@ -177,6 +138,12 @@ class PreparedOpeningTest {
         } finally {
             Thread.interrupted();
         }
+    }
+
+    private static BooleanSupplier neverChecked(String why) {
+        return () -> {
+            throw new AssertionError(why);
+        };
     }
 
     /** A clock that moves only when told. */
