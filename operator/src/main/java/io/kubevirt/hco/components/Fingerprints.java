@@ -21,6 +21,11 @@ public final class Fingerprints {
     private Fingerprints() {
     }
 
+    /** The fingerprint of a component's desired spec: one slot per component, shared by every caller. */
+    public static String ofDesired(ComponentDescriptor d, Map<String, Object> desired) {
+        return of("spec/" + d.name(), desired);
+    }
+
     /** The fingerprint of {@code value}, taken once while the same object comes back in this slot. */
     public static String of(String slot, Object value) {
         return of(slot, value, () -> value);

@@ -113,9 +113,10 @@ public class GateService {
             metrics.phaseDone("confirm", started);
             metrics.openingConfirmed();
             input = state.closedIfFrozen(fresh);
-            decision = decide(openAt != null ? input.at(openAt) : input);
-            if (openAt != null && decision.upgradeable()) {
-                input = input.at(openAt);
+            GateInput asOf = openAt != null ? input.at(openAt) : input;
+            decision = decide(asOf);
+            if (decision.upgradeable()) {
+                input = asOf;
             } else if (openAt != null) {
                 // closed on the fresh reads: that decision is published at its own instant
                 openAt = null;

@@ -88,7 +88,7 @@ public class ComponentWriter {
     /** @return the write's record, or null when the CR already matched and nothing was written */
     public WriteRecord apply(ComponentDescriptor d, GenericKubernetesResource current, Map<String, Object> desired,
             String namespace, String owner) {
-        String hash = Fingerprints.of("spec/" + d.name(), desired);
+        String hash = Fingerprints.ofDesired(d, desired);
         current = written.newest(d, current);
         if (current == null) {
             GenericKubernetesResource created = write(d, namespace,

@@ -77,7 +77,7 @@ public class WrittenSpecs {
      * fields are there: a removal from our intent is in sync only once our write took it out.
      */
     public SpecState specState(ComponentDescriptor d, GenericKubernetesResource cr, Map<String, Object> desired) {
-        return new SpecState(desired != null && Fingerprints.of("spec/" + d.name(), desired).equals(annotation(cr, SPEC_HASH))
+        return new SpecState(desired != null && Fingerprints.ofDesired(d, desired).equals(annotation(cr, SPEC_HASH))
                 && inSync(d, cr, desired),
                 annotation(cr, ObservationReader.STATUS_AT_SPEC_WRITE), ObservationReader.statusFingerprint(cr));
     }
@@ -97,7 +97,7 @@ public class WrittenSpecs {
         }
         Object spec = cr.getAdditionalProperties().get("spec");
         boolean result = OwnedFields.contained(desired, spec) || b != null
-                && b.desiredHash().equals(Fingerprints.of("spec/" + d.name(), desired)) && SpecJson.sameJson(b.spec(), spec);
+                && b.desiredHash().equals(Fingerprints.ofDesired(d, desired)) && SpecJson.sameJson(b.spec(), spec);
         if (uid != null && generation != null) {
             inSync.put(d.name(), new InSync(uid, generation, desired, b, result));
         }
