@@ -35,6 +35,22 @@ public record GateInput(Instant now, String operatorVersion, boolean fullReconci
         return new GateInput(now, operatorVersion, fullReconcileDone, leader, hco, components, evaluationError, notInstalled);
     }
 
+    /**
+     * The same snapshot with one component's CR as newly seen. Its spec state stays as the snapshot
+     * judged it (judging it again needs the desired spec, which only a pass derives); a component not
+     * in the snapshot leaves it unchanged.
+     */
+    public GateInput withComponentSeen(String component, ComponentObservation seen) {
+        List<Component> changed = new java.util.ArrayList<>(components.size());
+        for (Component c : components) {
+            changed.add(c.expectation().component().equals(component)
+                    ? new Component(c.expectation(), seen.withSpec(c.observation().spec()))
+                    : c);
+        }
+        return new GateInput(now, operatorVersion, fullReconcileDone, leader, hyperConverged, changed, evaluationError,
+                notInstalled);
+    }
+
     /** The same snapshot, closed by a failure met while taking it. */
     public GateInput withEvaluationError(String error) {
         return new GateInput(now, operatorVersion, fullReconcileDone, leader, hyperConverged, components, error, notInstalled);

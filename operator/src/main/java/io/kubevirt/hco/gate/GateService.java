@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubevirt.hco.config.OperatorSettings;
+import io.kubevirt.hco.core.ComponentObservation;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateEvaluator;
 import io.kubevirt.hco.core.GateExplanation;
@@ -52,6 +53,8 @@ public class GateService {
     static final Duration PREPARE_WITHIN = Duration.ofMillis(25);
 
     private final GateState state = new GateState();
+    /** What the transition Events of a closing outside a pass are about: the HyperConverged of the last pass. */
+    private HasMetadata lastEventTarget;
 
     /** A published decision with the input it was taken on and the stack's conditions it yields. */
     public record Verdict(GateInput input, GateDecision decision, java.util.List<io.kubevirt.hco.core.Condition> conditions) {
@@ -170,6 +173,26 @@ public class GateService {
         }
     }
 
+    /**
+     * A component's CR changed (or went away) while the published decision is open: if the last
+     * snapshot with the CR as now seen closes, that is published at once, from the informer's
+     * thread, ahead of the pass the same event wakes (bench: the pass's dispatch, apply and
+     * snapshot stood between a degradation and OLM reading False). Only a closing is published
+     * here, and closing is always safe; the pass that follows decides on a whole snapshot and
+     * stays the only one that opens.
+     */
+    public synchronized void componentSeen(String component, ComponentObservation seen) {
+        if (!state.open() || state.currentInput() == null) {
+            return;
+        }
+        GateInput input = state.closedIfFrozen(state.currentInput().at(lifecycle.now()).withComponentSeen(component, seen));
+        GateDecision decision = decide(input);
+        if (!decision.upgradeable()) {
+            metrics.closedFromEvent();
+            publish(input, decision, lastEventTarget);
+        }
+    }
+
     /** The OperatorCondition (as far as this process knows) already says True. */
     private boolean openInOperatorCondition() {
         return state.open() && !publisher.operatorConditionWritePending();
@@ -198,6 +221,9 @@ public class GateService {
     }
 
     private Verdict publish(GateInput input, GateDecision decision, HasMetadata eventTarget) {
+        if (eventTarget != null) {
+            lastEventTarget = eventTarget;
+        }
         try (var log = LogContext.of(input, decision)) {
             GateState.Publication p = state.publish(input, decision);
             publisher.publish(input, decision, p, eventTarget);

@@ -187,6 +187,13 @@ public class GateMetrics {
                 .tag("outcome", published ? "published" : "abandoned").register(registry).increment();
     }
 
+    /** A component's change closed the gate from its informer's event, ahead of the pass the event wakes. */
+    public void closedFromEvent() {
+        io.micrometer.core.instrument.Counter.builder("kubevirt_hco_gate_closed_from_event")
+                .description("Closings published from a component's watch event, ahead of the reconcile it wakes")
+                .register(registry).increment();
+    }
+
     public void operatorConditionWriteFailed() {
         io.micrometer.core.instrument.Counter.builder("kubevirt_hco_operator_condition_write_failures")
                 .description("Failed writes of the Upgradeable condition to OLM's OperatorCondition").register(registry)

@@ -29,6 +29,7 @@ import io.kubevirt.hco.components.ComponentCatalog;
 import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.ComponentEnablement.Resolution;
+import io.kubevirt.hco.gate.GateService;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 
 /**
@@ -48,6 +49,9 @@ public class StackInformers {
 
     @Inject
     OperatorConditionWriter operatorConditionWriter;
+
+    @Inject
+    GateService gate;
 
     public List<EventSource<?, HyperConverged>> eventSources(EventSourceContext<HyperConverged> context) {
         ResourceID singleton = singleton();
@@ -103,8 +107,8 @@ public class StackInformers {
                         .withGenericFilter(r -> d.crName().equals(r.getMetadata().getName()))
                         .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
                 config = d.namespaced() ? config.withNamespaces(settings.namespace()) : config.withWatchAllNamespaces();
-                retriever.dynamicallyRegisterEventSource(new InformerEventSource<>(config.build(),
-                        retriever.eventSourceContextForDynamicRegistration()));
+                retriever.dynamicallyRegisterEventSource(new ComponentInformer(config.build(),
+                        retriever.eventSourceContextForDynamicRegistration(), d, gate));
                 LOG.infof("%s is part of the stack: watching its CR %s", d.name(), d.crName());
             } else if (!e.getValue().managed() && registered) {
                 retriever.dynamicallyDeRegisterEventSource(d.name());

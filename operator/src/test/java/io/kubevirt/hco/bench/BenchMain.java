@@ -254,10 +254,12 @@ public final class BenchMain {
         List<Double> closing = new ArrayList<>();
         List<Double> opening = new ArrayList<>();
         Map<String, double[]> phasesBefore = null;
+        double eventClosingsBefore = 0;
         // 20 flips of warm-up each way, not counted, as the baseline's 20 warm-up rounds
         for (int i = 0; i < flips + WARM_UP_FLIPS; i++) {
             if (i == WARM_UP_FLIPS) {
                 phasesBefore = phases();
+                eventClosingsBefore = eventClosings();
             }
             double closes = flip(Behaviour.DEGRADED, "False", 0);
             double opens = flip(Behaviour.HEALTHY, "True", WINDOW.toMillis());
@@ -268,6 +270,10 @@ public final class BenchMain {
         }
         if (label.equals("gate reaction") && phasesBefore != null) {
             phaseRows(phasesBefore, phases());
+            long fromEvent = Math.round(eventClosings() - eventClosingsBefore);
+            results.put("closedFromEvent", Map.of("closings", fromEvent, "degrades", flips));
+            row("degrades closed from the component's watch event", fromEvent + " of " + flips, "–",
+                    "kubevirt_hco_gate_closed_from_event_total; the others were closed by the pass the event woke");
         }
         Stats c = Stats.of(closing);
         Stats o = Stats.of(opening);
@@ -288,6 +294,14 @@ public final class BenchMain {
 
     static final Pattern PHASE = Pattern.compile(
             "kubevirt_hco_reconcile_phase_seconds_(sum|count)\\{[^}]*phase=\"([^\"]+)\"[^}]*\\} ([0-9.eE+-]+)");
+
+    static final Pattern EVENT_CLOSINGS = Pattern.compile("(?m)^kubevirt_hco_gate_closed_from_event_total(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
+
+    /** Closings published from a component's watch event so far (0 before the first: the counter is made then). */
+    double eventClosings() {
+        Matcher m = EVENT_CLOSINGS.matcher(operator.metrics());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
 
     /** Per reconcile phase: seconds spent so far, and how many times (the operator's own timers). */
     Map<String, double[]> phases() {

@@ -245,6 +245,14 @@ class GateServiceOpeningTest {
         public void transition(GateReason reason, boolean open) {
         }
 
+        /** Closings published from a component's event. */
+        int closedFromEvent;
+
+        @Override
+        public void closedFromEvent() {
+            closedFromEvent++;
+        }
+
         /** Prepared openings, in order: true when published. */
         final List<Boolean> prepared = new ArrayList<>();
 
