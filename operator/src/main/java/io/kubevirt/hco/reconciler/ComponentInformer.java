@@ -23,16 +23,21 @@ final class ComponentInformer extends InformerEventSource<GenericKubernetesResou
 
     private final ComponentDescriptor component;
     private final GateService gate;
+    /** Told of each event before it is handed on: the pass it wakes times its dispatch from there. */
+    private final Runnable arrived;
 
     ComponentInformer(InformerEventSourceConfiguration<GenericKubernetesResource> configuration,
-            EventSourceContext<HyperConverged> context, ComponentDescriptor component, GateService gate) {
+            EventSourceContext<HyperConverged> context, ComponentDescriptor component, GateService gate,
+            Runnable arrived) {
         super(configuration, context);
         this.component = component;
         this.gate = gate;
+        this.arrived = arrived;
     }
 
     @Override
     public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource now) {
+        arrived.run();
         // the pass first: it runs on its own thread meanwhile, and waits for the gate's lock
         super.onUpdate(before, now);
         if (component.crName().equals(now.getMetadata().getName())) {
@@ -42,6 +47,7 @@ final class ComponentInformer extends InformerEventSource<GenericKubernetesResou
 
     @Override
     public void onDelete(GenericKubernetesResource gone, boolean finalStateUnknown) {
+        arrived.run();
         super.onDelete(gone, finalStateUnknown);
         if (component.crName().equals(gone.getMetadata().getName())) {
             show(ComponentObservation.absent());

@@ -108,6 +108,10 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
             return UpdateControl.noUpdate();
         }
         long started = System.nanoTime();
+        long eventArrived = informers.takeComponentEvent();
+        if (eventArrived != 0) {
+            metrics.phaseDone("dispatch", eventArrived);
+        }
         LegacyFinalizer.replace(hco, context);
         SpecApplication.Pass pass = application.apply(hco, context);
         started = metrics.phaseDone("apply", started);

@@ -108,13 +108,25 @@ public class StackInformers {
                         .withSecondaryToPrimaryMapper(r -> Set.of(singleton));
                 config = d.namespaced() ? config.withNamespaces(settings.namespace()) : config.withWatchAllNamespaces();
                 retriever.dynamicallyRegisterEventSource(new ComponentInformer(config.build(),
-                        retriever.eventSourceContextForDynamicRegistration(), d, gate));
+                        retriever.eventSourceContextForDynamicRegistration(), d, gate, this::componentEventArrived));
                 LOG.infof("%s is part of the stack: watching its CR %s", d.name(), d.crName());
             } else if (!e.getValue().managed() && registered) {
                 retriever.dynamicallyDeRegisterEventSource(d.name());
                 LOG.warnf("%s: %s", d.name(), e.getValue().message());
             }
         }
+    }
+
+    /** When the latest component CR event not yet taken by a pass arrived (System.nanoTime); 0: none. */
+    private final java.util.concurrent.atomic.AtomicLong componentEventArrived = new java.util.concurrent.atomic.AtomicLong();
+
+    void componentEventArrived() {
+        componentEventArrived.compareAndSet(0, System.nanoTime());
+    }
+
+    /** When the earliest component CR event since the last pass arrived (System.nanoTime); 0 when none did. */
+    long takeComponentEvent() {
+        return componentEventArrived.getAndSet(0);
     }
 
     /** The component's CR from its informer; null when absent or not watched (not part of the stack). */
