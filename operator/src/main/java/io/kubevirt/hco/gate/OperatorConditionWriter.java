@@ -34,7 +34,8 @@ import io.kubevirt.hco.core.Messages;
  * it copies the conditions to the status. (The bench measured the read that used to precede every
  * write as the largest part of the gate's reaction time beyond the API server's own round trip.)
  * An unchanged decision costs no request when the informer's copy of the OperatorCondition says
- * exactly it; otherwise (the copy lags, or someone edited the object) the live object is read and
+ * exactly it, or is older than the answer to this process's last write (its watch event is still on
+ * its way); otherwise (someone edited the object, or there is no copy) the live object is read and
  * corrected. A stray edit reaches that copy as a watch event, and the event wakes the reconciler
  * (StackInformers), so it is found and corrected on the next evaluation either way. (Before, every
  * unchanged decision read the live object: one GET per pass.) Without OPERATOR_CONDITION_NAME it
@@ -60,6 +61,8 @@ public class OperatorConditionWriter {
 
     /** {@code spec.conditions} as this process last wrote or read them; null when not known. */
     private List<Object> known;
+    /** The resourceVersion of the object {@link #known} was taken from (the answer to our write, or the read). */
+    private String knownResourceVersion;
     /** The Upgradeable condition this process last wrote or found in place; null before the first. */
     private volatile Map<?, ?> lastUpgradeable;
     /** The Upgradeable condition of a write in flight; null when none. */
@@ -106,9 +109,10 @@ public class OperatorConditionWriter {
         return false;
     }
 
-    private void remember(List<Object> conditions) {
-        known = conditions;
-        for (Object c : conditions) {
+    private void remember(GenericKubernetesResource oc) {
+        known = conditionsOf(oc);
+        knownResourceVersion = oc == null || oc.getMetadata() == null ? null : oc.getMetadata().getResourceVersion();
+        for (Object c : known) {
             if (c instanceof Map<?, ?> m && io.kubevirt.hco.core.ConditionTypes.UPGRADEABLE.equals(m.get("type"))) {
                 lastUpgradeable = m;
             }
@@ -144,15 +148,15 @@ public class OperatorConditionWriter {
     private boolean writeBounded(boolean upgradeable, String reason, String message) {
         if (known != null) {
             List<Object> desired = withUpgradeable(known, upgradeable, reason, message);
-            if (desired == null && withUpgradeable(conditionsOf(cached()), upgradeable, reason, message) == null) {
+            if (desired == null && cachedAgrees(upgradeable, reason, message)) {
                 return true;
             }
             if (desired != null) {
                 List<Object> expected = known;
                 known = null;
                 try {
-                    remember(conditionsOf(patch(List.of(op("test", "/spec/conditions", expected),
-                            op("replace", "/spec/conditions", desired)))));
+                    remember(patch(List.of(op("test", "/spec/conditions", expected),
+                            op("replace", "/spec/conditions", desired))));
                     return true;
                 } catch (KubernetesClientException e) {
                     if (!changedUnderUs(e)) {
@@ -180,16 +184,16 @@ public class OperatorConditionWriter {
             known = read;
             List<Object> desired = withUpgradeable(read, upgradeable, reason, message);
             if (desired == null) {
-                remember(read);
+                remember(current);
                 return true;
             }
             known = null;
             boolean hasSpec = current.getAdditionalProperties().get("spec") instanceof Map;
             try {
-                remember(conditionsOf(patch(List.of(
+                remember(patch(List.of(
                         op("test", "/metadata/resourceVersion", current.getMetadata().getResourceVersion()),
                         hasSpec ? op("add", "/spec/conditions", desired)
-                                : op("add", "/spec", Map.of("conditions", desired))))));
+                                : op("add", "/spec", Map.of("conditions", desired)))));
                 return true;
             } catch (KubernetesClientException e) {
                 if (!changedUnderUs(e)) {
@@ -200,6 +204,26 @@ public class OperatorConditionWriter {
             }
         }
         throw last;
+    }
+
+    /**
+     * Whether the informer's copy confirms what {@link #known} says: it says the same, or it is older
+     * than the object {@code known} came from (the watch event of our own write, a millisecond ago, is
+     * still on its way: a pass that follows a closing published from a component's event finds the
+     * copy there). A copy at or past that revision that says something else was edited: the live
+     * object is read and corrected. No copy (not watched yet, or deleted): read.
+     */
+    private boolean cachedAgrees(boolean upgradeable, String reason, String message) {
+        GenericKubernetesResource copy = cached();
+        if (copy == null) {
+            return false;
+        }
+        if (withUpgradeable(conditionsOf(copy), upgradeable, reason, message) == null) {
+            return true;
+        }
+        String copyVersion = copy.getMetadata() == null ? null : copy.getMetadata().getResourceVersion();
+        return knownResourceVersion != null && copyVersion != null
+                && !io.kubevirt.hco.core.ResourceVersions.atOrAfter(copyVersion, knownResourceVersion);
     }
 
     /** The informer's copy; null when there is none to read (not started yet: the live object is read instead). */
