@@ -156,7 +156,7 @@ public class GateService {
     public synchronized void cacheFrozen(String why) {
         state.freeze(why);
         if (state.currentInput() != null) {
-            GateInput input = state.closedIfFrozen(state.currentInput().at(lifecycle.now()));
+            GateInput input = lastSnapshotNow(java.util.function.UnaryOperator.identity());
             publish(input, decide(input), null);
         }
     }
@@ -168,7 +168,7 @@ public class GateService {
      */
     public synchronized void stackAppeared(HyperConvergedObservation hco) {
         if (state.openOnNoStack()) {
-            GateInput input = state.closedIfFrozen(state.currentInput().at(lifecycle.now()).withHyperConverged(hco));
+            GateInput input = lastSnapshotNow(last -> last.withHyperConverged(hco));
             publish(input, decide(input), null);
         }
     }
@@ -181,16 +181,31 @@ public class GateService {
      * here, and closing is always safe; the pass that follows decides on a whole snapshot and
      * stays the only one that opens.
      */
-    public synchronized void componentSeen(String component, ComponentObservation seen) {
+    public void componentSeen(String component, ComponentObservation seen) {
+        // read without the lock: a pass preparing an opening holds it for up to PREPARE_LEAD, and the
+        // informer's thread need not wait for it while the gate is closed (the pass checks the caches
+        // after its wait, and this event is already in them)
+        if (!state.open()) {
+            return;
+        }
+        closeIfSeenCloses(component, seen);
+    }
+
+    private synchronized void closeIfSeenCloses(String component, ComponentObservation seen) {
         if (!state.open() || state.currentInput() == null) {
             return;
         }
-        GateInput input = state.closedIfFrozen(state.currentInput().at(lifecycle.now()).withComponentSeen(component, seen));
+        GateInput input = lastSnapshotNow(last -> last.withComponentSeen(component, seen));
         GateDecision decision = decide(input);
         if (!decision.upgradeable()) {
             metrics.closedFromEvent();
             publish(input, decision, lastEventTarget);
         }
+    }
+
+    /** The last published snapshot as of now, changed by {@code change}; closed if a cache froze. */
+    private GateInput lastSnapshotNow(java.util.function.UnaryOperator<GateInput> change) {
+        return state.closedIfFrozen(change.apply(state.currentInput().at(lifecycle.now())));
     }
 
     /** The OperatorCondition (as far as this process knows) already says True. */

@@ -181,13 +181,11 @@ public class OperatorConditionWriter {
                         + " does not exist: OLM creates it for the installed CSV (check OPERATOR_CONDITION_NAME)");
             }
             List<Object> read = conditionsOf(current);
-            known = read;
             List<Object> desired = withUpgradeable(read, upgradeable, reason, message);
             if (desired == null) {
                 remember(current);
                 return true;
             }
-            known = null;
             boolean hasSpec = current.getAdditionalProperties().get("spec") instanceof Map;
             try {
                 remember(patch(List.of(

@@ -117,7 +117,7 @@ public class StackInformers {
         }
     }
 
-    /** When the latest component CR event not yet taken by a pass arrived (System.nanoTime); 0: none. */
+    /** When the earliest component CR event not yet taken by a pass arrived (System.nanoTime); 0: none. */
     private final java.util.concurrent.atomic.AtomicLong componentEventArrived = new java.util.concurrent.atomic.AtomicLong();
 
     void componentEventArrived() {
