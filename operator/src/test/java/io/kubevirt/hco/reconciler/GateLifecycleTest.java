@@ -33,6 +33,7 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 @QuarkusTest
 @WithKubernetesTestServer(crud = true, setup = OlmInstalledOperator.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@org.junit.jupiter.api.extension.ExtendWith(WhereTheOperatorWas.class)
 class GateLifecycleTest {
 
     static final String NS = "kubevirt-hyperconverged";
