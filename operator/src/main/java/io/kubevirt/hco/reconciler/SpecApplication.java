@@ -107,7 +107,7 @@ public class SpecApplication {
             pass.resolved = true;
             informers.follow(context, pass.installed);
             List<ComponentDescriptor> stack = ComponentInstallation.partOfStack(pass.installed);
-            SpecContext specContext = specContexts.of(hco, lifecycle.operatorVersion(), informers.workerNodes(context),
+            SpecContext specContext = specContexts.of(hco, lifecycle.operatorVersion(), informers.workerNodes(),
                     stack.stream().map(ComponentDescriptor::name).collect(Collectors.toSet()));
             for (ComponentDescriptor d : ComponentCatalog.ALL) {
                 if (pass.installed.get(d).managed()) {

@@ -13,7 +13,6 @@ import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -35,7 +34,7 @@ import io.kubevirt.hco.gate.OperatorConditionWriter;
 /**
  * The reconciler's informers and what it reads from them: each component's CRD (its arrival or
  * removal changes what the stack is made of), OLM's OperatorCondition, the Nodes (upstream's
- * single-node defaults), and each component's CR once it is part of the stack.
+ * single-node defaults, {@link NodeRoleStore}), and each component's CR once it is part of the stack.
  */
 @ApplicationScoped
 public class StackInformers {
@@ -71,13 +70,11 @@ public class StackInformers {
         // departure or change of role matters (status heartbeats must not wake the reconciler)
         var nodes = InformerEventSourceConfiguration.from(Node.class, HyperConverged.class)
                 .withName(NODES_SOURCE)
-                // the cache keeps each Node's name, labels and resourceVersion only: a Node's status
-                // (images, conditions, addresses) runs to kilobytes, and a cluster may have thousands
-                .withItemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Node.class,
-                        context.getClient().getKubernetesSerialization(), WorkerNodes.FIELDS_USED))
-                .withOnAddFilter(n -> workers.changed())
-                .withOnDeleteFilter((n, unknownFinalState) -> workers.changed())
-                .withOnUpdateFilter((now, before) -> WorkerNodes.rolesChanged(now, before) && workers.changed())
+                // the cache keeps each Node's name, resourceVersion and roles only: a Node's status
+                // (images, conditions, addresses) runs to kilobytes, its labels to one, and a cluster
+                // may have thousands
+                .withItemStore(nodeRoles)
+                .withOnUpdateFilter(WorkerNodes::rolesChanged)
                 .withSecondaryToPrimaryMapper(r -> Set.of(singleton))
                 .withWatchAllNamespaces();
         sources.add(new InformerEventSource<>(nodes.build(), context));
@@ -143,22 +140,12 @@ public class StackInformers {
         return source.get(new ResourceID(d.crdName())).orElse(null);
     }
 
-    /**
-     * The count, recounted only after a node came, went or changed role: every pass asks, and
-     * restoring thousands of Nodes from the reduced cache on each one cost the bench's 5,000-node
-     * cluster milliseconds per pass.
-     */
-    private final WorkerNodes.Count workers = new WorkerNodes.Count();
+    /** The Node informer's cache, which also counts the workers from the roles it keeps. */
+    private final NodeRoleStore nodeRoles = new NodeRoleStore();
 
-    @SuppressWarnings("unchecked")
-    public int workerNodes(Context<HyperConverged> context) {
-        try {
-            var source = (InformerEventSource<Node, HyperConverged>) context.eventSourceRetriever()
-                    .getEventSourceFor(Node.class, NODES_SOURCE);
-            return workers.count(() -> WorkerNodes.count(source.list().toList()));
-        } catch (RuntimeException notReady) {
-            return 0;
-        }
+    /** The nodes VMs can run on, from the Node informer's cache (0 before it has listed). */
+    public int workerNodes() {
+        return nodeRoles.workers();
     }
 
     /**
@@ -177,7 +164,7 @@ public class StackInformers {
             revisions.add(cr == null ? null : cr.getMetadata().getResourceVersion());
             revisions.add(crd == null ? null : crd.getMetadata().getResourceVersion());
         }
-        revisions.add(workerNodes(context));
+        revisions.add(workerNodes());
         return revisions;
     }
 

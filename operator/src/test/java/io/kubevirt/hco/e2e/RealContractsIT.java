@@ -183,6 +183,56 @@ class RealContractsIT extends E2eScenario {
         assertThat(operators.get(0).metrics()).doesNotContain("kubevirt_hco_out_of_band_modifications_total{");
     }
 
+    /**
+     * Upstream's single-node defaults follow the Nodes the API server holds, through the Node
+     * informer's cache that keeps only their roles (NodeRoleStore): one worker, then two, then a
+     * worker's label taken away (a Node update the informer lets through only for its roles), then
+     * no labelled worker left, where every node but the control plane counts.
+     */
+    @Test
+    void theNodesRolesMoveUpstreamsSingleNodeDefaults() throws Exception {
+        String worker = "node-role.kubernetes.io/worker";
+        admin.nodes().resource(node("cp-0", "node-role.kubernetes.io/control-plane")).create();
+        admin.nodes().resource(node("worker-0", worker)).create();
+        installedAndUpgradeable("1.0.0");
+        assertThat(evictionStrategy()).as("one worker").isEqualTo("None");
+
+        admin.nodes().resource(node("worker-1", worker)).create();
+        within(30).until(() -> "LiveMigrate".equals(evictionStrategy()));
+        // settled first, so that no pass but the one the Node's own event wakes can see the change
+        // (the next periodic pass is 60 s away)
+        within(60).until(this::upgradeable);
+        admin.nodes().withName("worker-1").edit(n -> {
+            n.getMetadata().getLabels().remove(worker);
+            return n;
+        });
+        within(30).until(() -> "None".equals(evictionStrategy()));
+        admin.nodes().resource(node("plain-0")).create();
+        assertThat(evictionStrategy()).as("still one labelled worker").isEqualTo("None");
+        within(60).until(this::upgradeable);
+        admin.nodes().withName("worker-0").delete();
+        within(30).until(() -> "LiveMigrate".equals(evictionStrategy()));
+        within(60).until(this::upgradeable);
+    }
+
+    private boolean upgradeable() {
+        return "True".equals(cluster.upgradeable(OperatorProcess.operatorConditionName("1.0.0")).get("status"));
+    }
+
+    private static io.fabric8.kubernetes.api.model.Node node(String name, String... roles) {
+        Map<String, String> labels = new java.util.HashMap<>(Map.of("kubernetes.io/hostname", name));
+        for (String role : roles) {
+            labels.put(role, "");
+        }
+        return new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(name).withLabels(labels)
+                .endMetadata().build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private String evictionStrategy() {
+        return (String) ((Map<String, Object>) spec(ComponentCatalog.KUBEVIRT).get("configuration")).get("evictionStrategy");
+    }
+
     private Map<String, Object> spec(ComponentDescriptor d) {
         return spec(cluster.component(d));
     }
