@@ -14,10 +14,11 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * On a failed test, puts where the operator's threads were and what the gate said in front of the
- * failure's message. A test that timed out waiting for the gate on CI (once, not reproduced here in
- * dozens of runs) left only its expectation behind; this shows whether a pass was stuck, on what,
- * and on which decision. Only threads in the operator's code, the reconciler's, and the informers'
- * are shown, a few frames each, so that the failure stays readable in a CI log.
+ * failure's message. A test that timed out waiting for the gate on CI left only its expectation
+ * behind; this shows whether a pass was stuck, on what, and on which decision (it named the
+ * component the gate waited for when that failure was reproduced: docs/testing.md). Only threads
+ * in the operator's code, the reconciler's, and the informers' are shown, a few frames each, so
+ * that the failure stays readable in a CI log.
  */
 public final class WhereTheOperatorWas implements TestExecutionExceptionHandler {
 

@@ -59,6 +59,18 @@ public class ComponentSimulator implements AutoCloseable {
     /** How long operands roll: the real cluster-network-addons wrote Progressing and Available within a second. */
     static final java.time.Duration ROLLOUT = java.time.Duration.ofMillis(300);
 
+    /**
+     * What each component CR's operands were last rendered from, by the CR's uid. Operands are
+     * cluster objects owned by the CR: a component operator that starts (a new simulator, as each
+     * test makes one) finds them as its predecessor left them, and rolls them if the spec it now
+     * reads renders differently, as the real ones do; they go with the CR (a new uid). Kept only
+     * in this process's memory, which outlives the simulators of one cluster. Before this, a
+     * simulator started after the operator had written a new spec took that spec as its first
+     * and rolled nothing: cluster-network-addons then wrote no status for it, and the gate waited
+     * for one that never came (GateLifecycleTest, on a slow CI machine).
+     */
+    private static final Map<String, String> OPERANDS = new ConcurrentHashMap<>();
+
     private final List<Watch> watches = new ArrayList<>();
     private final Clock clock = Clock.systemUTC();
     private ScheduledExecutorService loop;
@@ -355,8 +367,12 @@ public class ComponentSimulator implements AutoCloseable {
             }
             o.pendingSince = null;
             String rendered = renderedOf(d, cr);
-            String before = o.processedRendered;
+            String uid = cr.getMetadata().getUid();
+            String before = uid == null ? o.processedRendered : OPERANDS.get(uid);
             o.processedRendered = rendered;
+            if (uid != null) {
+                OPERANDS.put(uid, rendered);
+            }
             if (d.rolloutCondition() != null && before != null && !before.equals(rendered)) {
                 o.rollingUntil = clock.instant().plus(ROLLOUT);
             }
