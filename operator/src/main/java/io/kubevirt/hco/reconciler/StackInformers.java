@@ -76,6 +76,10 @@ public class StackInformers {
                 .withItemStore(nodeRoles)
                 .withOnUpdateFilter(WorkerNodes::rolesChanged)
                 .withSecondaryToPrimaryMapper(r -> Set.of(singleton))
+                // every Node is the singleton's, computed when asked (nothing asks): without this
+                // mapper JOSDK indexes them, a ResourceID per Node kept for the singleton
+                .<HyperConverged>withPrimaryToSecondaryMapper(primary -> nodeRoles.keySet()
+                        .map(ResourceID::new).collect(java.util.stream.Collectors.toSet()))
                 .withWatchAllNamespaces();
         sources.add(new InformerEventSource<>(nodes.build(), context));
         return sources;

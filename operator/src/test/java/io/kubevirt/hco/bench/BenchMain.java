@@ -598,9 +598,15 @@ public final class BenchMain {
         }
     }
 
-    /** 20 counted flips: reaction p50s, CPU per 1,000 reconciles, then RSS and heap used after a GC. */
+    /**
+     * Counted flips per cluster size: 20 gave about 60 reconciles, where a CPU second more or less
+     * (the JIT still compiling on the empty side, measured first) moved the ratio by a third.
+     */
+    static final int SIZE_FLIPS = Integer.getInteger("bench.size-flips", 50);
+
+    /** Counted flips: reaction p50s, CPU per 1,000 reconciles, then RSS and heap used after a GC. */
     Map<String, Double> sizeFigures(String label) throws Exception {
-        for (int i = 0; i < WARM_UP_FLIPS; i++) {
+        for (int i = 0; i < CHURN_WARM_UP_FLIPS; i++) {
             flip(Behaviour.DEGRADED, "False", 0);
             flip(Behaviour.HEALTHY, "True", WINDOW.toMillis());
         }
@@ -608,7 +614,7 @@ public final class BenchMain {
         double cpuBefore = BenchSupport.cpuSeconds(operator.pid());
         List<Double> closing = new ArrayList<>();
         List<Double> opening = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < SIZE_FLIPS; i++) {
             closing.add(flip(Behaviour.DEGRADED, "False", 0));
             opening.add(flip(Behaviour.HEALTHY, "True", WINDOW.toMillis()));
         }
