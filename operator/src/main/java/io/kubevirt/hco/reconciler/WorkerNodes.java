@@ -19,7 +19,7 @@ final class WorkerNodes {
     static final String CONTROL_PLANE = "node-role.kubernetes.io/control-plane";
     static final String MASTER = "node-role.kubernetes.io/master";
     private static final List<String> ROLE_LABELS = List.of(WORKER, CONTROL_PLANE, MASTER);
-    private static final int WORKER_BIT = 1;
+    private static final int WORKER_BIT = 1 << ROLE_LABELS.indexOf(WORKER);
 
     private WorkerNodes() {
     }

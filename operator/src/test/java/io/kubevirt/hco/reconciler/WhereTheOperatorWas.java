@@ -17,8 +17,9 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * failure's message. A test that timed out waiting for the gate on CI left only its expectation
  * behind; this shows whether a pass was stuck, on what, and on which decision (it named the
  * component the gate waited for when that failure was reproduced: docs/testing.md). Only threads
- * in the operator's code, the reconciler's, and the informers' are shown, a few frames each, so
- * that the failure stays readable in a CI log.
+ * with a frame in the operator's code are shown (JOSDK 5's reconciler threads are plain
+ * {@code pool-N-thread-M}: an idle one says nothing), a few frames each, so that the failure stays
+ * readable in a CI log.
  */
 public final class WhereTheOperatorWas implements TestExecutionExceptionHandler {
 
@@ -64,9 +65,7 @@ public final class WhereTheOperatorWas implements TestExecutionExceptionHandler 
     }
 
     private static boolean relevant(ThreadInfo t) {
-        String name = t.getThreadName();
-        return name.startsWith("ReconcilerExecutor") || name.contains("->")
-                || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("io.kubevirt.hco."));
+        return Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("io.kubevirt.hco."));
     }
 
     private static String gate() {
