@@ -140,7 +140,9 @@ public class AbsentStackWatcher {
             return false;
         }
         long seen = gate.publications();
-        if (snapshots.freshHyperConverged() != null) {
+        // a HyperConverged in the reconciler's cache is the reconciler's to decide on: no read (the
+        // leader polled it every idle-poll-interval for as long as the stack was installed)
+        if (snapshots.hyperConvergedCached() || snapshots.freshHyperConverged() != null) {
             return false;
         }
         var fresh = snapshots.freshComponents();

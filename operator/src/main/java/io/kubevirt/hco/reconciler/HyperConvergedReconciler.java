@@ -94,6 +94,7 @@ public class HyperConvergedReconciler implements Reconciler<HyperConverged>, Cle
 
     @Override
     public List<EventSource<?, HyperConverged>> prepareEventSources(EventSourceContext<HyperConverged> context) {
+        snapshots.followPrimaryCache(context.getPrimaryCache());
         return informers.eventSources(context);
     }
 

@@ -19,6 +19,8 @@ import io.kubevirt.hco.components.ComponentDescriptor;
 import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
 import io.kubevirt.hco.components.ObservationReader;
 import io.kubevirt.hco.core.ComponentEnablement;
 import io.kubevirt.hco.core.ComponentEnablement.Resolution;
@@ -148,6 +150,33 @@ public class StackSnapshots {
             }
         }
         return stack;
+    }
+
+    /**
+     * The reconciler's cache of HyperConverged resources, handed over when its controller is set up
+     * (JOSDK's primary cache; null until then).
+     */
+    private volatile ResourceCache<HyperConverged> primaryCache;
+
+    public void followPrimaryCache(ResourceCache<HyperConverged> cache) {
+        primaryCache = cache;
+    }
+
+    /**
+     * Whether the reconciler's cache holds the HyperConverged singleton: its passes then take the
+     * gate (a deletion reaches them through the same cache), so nothing needs reading to know the
+     * stack is there. False when the cache is not set up or cannot answer.
+     */
+    public boolean hyperConvergedCached() {
+        ResourceCache<HyperConverged> cache = primaryCache;
+        if (cache == null) {
+            return false;
+        }
+        try {
+            return cache.get(new ResourceID(HyperConverged.SINGLETON_NAME, settings.namespace())).isPresent();
+        } catch (RuntimeException notStarted) {
+            return false;
+        }
     }
 
     /** The HyperConverged singleton as the API server has it now (a quorum read); null when there is none. */

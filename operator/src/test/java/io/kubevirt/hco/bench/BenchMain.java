@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -240,7 +241,7 @@ public final class BenchMain {
         cluster.createOperatorCondition(OperatorProcess.operatorConditionName(VERSION));
         operatorKubeconfig = api.kubeconfig("hco-operator", token, NS);
         operator = OperatorProcess.start("bench-operator", operatorKubeconfig, NS, VERSION,
-                Map.of("HCO_STABILIZATION_WINDOW", WINDOW.toMillis() + "ms"), api.dir(), OperatorLaunch.jvm(OperatorLaunch.JVM_FLAGS));
+                operatorEnv(), api.dir(), OperatorLaunch.jvm(OperatorLaunch.JVM_FLAGS));
         gate = new GateWatch(admin, NS, OperatorProcess.operatorConditionName(VERSION));
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         simulator = new ComponentSimulator(admin, NS, VERSION);
@@ -248,6 +249,21 @@ public final class BenchMain {
         gate.awaitStatus("True", Duration.ofMinutes(3));
         // from here on the simulated operators write only when the bench tells them to
         simulator.close();
+    }
+
+    /**
+     * The e2e suite's operator environment with the bench's window, but production's idle poll and
+     * lease timings (unset: the chart's defaults) instead of the suite's short ones: an idle
+     * operator spends its CPU on them.
+     */
+    static Map<String, String> operatorEnv() {
+        Map<String, String> env = new HashMap<>();
+        env.put("HCO_STABILIZATION_WINDOW", WINDOW.toMillis() + "ms");
+        for (String shortened : List.of("HCO_IDLE_POLL_INTERVAL", "HCO_LEASE_DURATION", "HCO_LEASE_RENEW_DEADLINE",
+                "HCO_LEASE_RETRY_PERIOD")) {
+            env.put(shortened, null);
+        }
+        return env;
     }
 
     void reaction(String label, int flips) throws Exception {
@@ -481,7 +497,7 @@ public final class BenchMain {
     void replaceOperator(OperatorLaunch launch) throws Exception {
         operator.close();
         operator = OperatorProcess.start("bench-operator-" + key(launch.label()).toLowerCase(), operatorKubeconfig, NS,
-                VERSION, Map.of("HCO_STABILIZATION_WINDOW", WINDOW.toMillis() + "ms"), api.dir(), launch);
+                VERSION, operatorEnv(), api.dir(), launch);
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         while (operator.readiness() != 200) {
             if (Instant.now().isAfter(deadline) || !operator.alive()) {

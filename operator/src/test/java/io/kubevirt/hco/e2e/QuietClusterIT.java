@@ -2,6 +2,9 @@ package io.kubevirt.hco.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -32,6 +35,26 @@ class QuietClusterIT extends E2eScenario {
             return c != null && "False".equals(c.get("status")) && "ComponentDegraded".equals(c.get("reason"));
         });
         assertThat(simulator.statusWrites()).as("the stack stayed quiet").isEqualTo(writesBefore);
+    }
+
+    /**
+     * An installed stack costs the idle poll no request: the HyperConverged in the reconciler's cache
+     * is the reconciler's to decide on. The leader used to read it fresh at every poll (every 10 s in
+     * production, every second here) for as long as the stack was installed.
+     */
+    @Test
+    void whileTheStackIsInstalledTheIdlePollReadsNothing() throws Exception {
+        installedAndUpgradeable("1.0.0");
+        Instant from = Instant.now();
+        // the lease is renewed every 2 s and the idle poll runs every second: three renewals span four polls at least
+        within(30).until(() -> requestsSince(from).stream()
+                .filter(r -> "leases".equals(r.resource()) && !"get".equals(r.verb())).count() >= 3);
+        assertThat(requestsSince(from)).as("the leader's reads of the HyperConverged while nothing changed")
+                .filteredOn(r -> "get".equals(r.verb()) && "hyperconvergeds".equals(r.resource())).isEmpty();
+    }
+
+    private List<AuditLog.Write> requestsSince(Instant from) throws IOException {
+        return AuditLog.requestsBy(api.auditLog(), NS, ClusterSetup.SERVICE_ACCOUNT, from);
     }
 
     @Test
