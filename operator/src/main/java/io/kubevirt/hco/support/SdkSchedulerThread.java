@@ -19,7 +19,7 @@ import io.quarkus.runtime.StartupEvent;
  * (the ghost-resource check). A scheduled pool without a core thread has no thread that may sleep
  * until the next task is due: its worker polls the queue with a 10 ms keep-alive, times out and is
  * replaced, a hundred wake-ups a second for as long as the process lives (JDK-8129861; the bench
- * found it as most of an idle operator's CPU). With one core thread the worker waits for the task.
+ * found it as about half of an idle operator's CPU). With one core thread the worker waits for the task.
  */
 @ApplicationScoped
 public class SdkSchedulerThread {
