@@ -35,15 +35,13 @@ public class SdkSchedulerThread {
         }
     }
 
-    /** Whether the scheduler now has a core thread (false: not a pool this class knows how to size). */
-    static boolean keepOneThread(ScheduledExecutorService scheduler) {
+    private static void keepOneThread(ScheduledExecutorService scheduler) {
         if (scheduler instanceof ScheduledThreadPoolExecutor pool) {
             if (pool.getCorePoolSize() < 1) {
                 pool.setCorePoolSize(1);
             }
-            return true;
+        } else {
+            LOG.debugf("the operator SDK's scheduler is a %s: left as it is", scheduler == null ? null : scheduler.getClass());
         }
-        LOG.debugf("the operator SDK's scheduler is a %s: left as it is", scheduler == null ? null : scheduler.getClass());
-        return false;
     }
 }
