@@ -41,6 +41,26 @@ public final class Succession {
     }
 
     /**
+     * Whether the Deployment controller has finished rolling out the current revision: it has seen
+     * the latest spec and every replica it counts is of that revision. Then no replica can be an
+     * outdated leader (a running pod of an older revision would be counted) and there is nothing to
+     * check; a pod of an older revision that is still stopping is not counted, but it is stopping.
+     * Unknown counts (a status not written yet) say a rollout may be under way.
+     *
+     * @param desired {@code spec.replicas}; null is the API server's default, 1
+     * @param replicas {@code status.replicas}, the pods of every revision; null when none
+     * @param updated {@code status.updatedReplicas}, the pods of the current revision; null when none
+     */
+    public static boolean rolloutFinished(long generation, Long observedGeneration, Integer desired, Integer replicas,
+            Integer updated) {
+        if (observedGeneration == null || observedGeneration < generation) {
+            return false;
+        }
+        int want = desired == null ? 1 : desired;
+        return (replicas == null ? 0 : replicas) == want && (updated == null ? 0 : updated) == want;
+    }
+
+    /**
      * @param ownRevision the revision of this pod's ReplicaSet; null when unknown (not in a
      *            Deployment, or unreadable): then nothing is done, leadership stays as elected
      * @param currentRevision the Deployment's revision; null when unknown

@@ -5,8 +5,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -16,10 +19,14 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.Succession;
@@ -30,12 +37,14 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
 /**
- * The shell of {@link Succession}: every few seconds it reads the revisions of this pod's
- * ReplicaSet and of its Deployment, and the successor's announcement (a second Lease, next to the
- * election's). A current standby renews that announcement; an outdated leader stops (exit code 0,
- * its container restarts as a standby) and, once its controllers have stopped, writes the
- * successor as the election Lease's holder ({@link LeaseRelease}), so the successor takes over at
- * its next retry and no outdated replica can take the Lease in between.
+ * The shell of {@link Succession}. It watches its own Deployment; while the Deployment controller
+ * says the rollout has finished, nothing is read or written (that is every day but the few minutes
+ * of a rollout). While a rollout is under way, every few seconds and whenever the Deployment changes,
+ * it reads the revision of this pod's ReplicaSet and the successor's announcement (a second Lease,
+ * next to the election's). A current standby renews that announcement; an outdated leader stops
+ * (exit code 0, its container restarts as a standby) and, once its controllers have stopped, writes
+ * the successor as the election Lease's holder ({@link LeaseRelease}), so the successor takes over
+ * at its next retry and no outdated replica can take the Lease in between.
  */
 @ApplicationScoped
 public class RolloutHandover {
@@ -57,8 +66,11 @@ public class RolloutHandover {
     Instance<LeaderElectionConfiguration> leaderElection;
 
     private ScheduledExecutorService checks;
+    private SharedIndexInformer<Deployment> deployment;
     private volatile String successor;
     private String lastProblem;
+    private volatile String lastWatchProblem;
+    private final AtomicBoolean checkQueued = new AtomicBoolean();
 
     void onStart(@Observes StartupEvent event) {
         var election = settings.leaderElection();
@@ -71,11 +83,63 @@ public class RolloutHandover {
             return;
         }
         checks = DaemonTimer.named("hco-rollout-handover");
+        watchDeployment(election.deploymentName().orElseThrow());
         long every = election.handoverCheckInterval().toMillis();
         checks.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * A watch on the one Deployment, so that a finished rollout costs no request: the check
+     * reads its cached copy. A change that shows a rollout checks at once rather than at the next tick.
+     */
+    private void watchDeployment(String name) {
+        deployment = client.apps().deployments().inNamespace(settings.namespace()).withName(name).runnableInformer(0);
+        deployment.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Deployment d) {
+                changed(d);
+            }
+
+            @Override
+            public void onUpdate(Deployment before, Deployment d) {
+                changed(d);
+            }
+
+            @Override
+            public void onDelete(Deployment d, boolean finalStateUnknown) {
+                // no Deployment, no revision to follow: leadership stays as elected
+            }
+
+            private void changed(Deployment d) {
+                lastWatchProblem = null;
+                // the controller writes its status several times a second during a rollout: one queued check is enough
+                if (!rolloutFinished(d) && checkQueued.compareAndSet(false, true)) {
+                    try {
+                        checks.execute(RolloutHandover.this::check);
+                    } catch (RejectedExecutionException stopping) {
+                        // shutting down: nothing to hand over any more
+                    }
+                }
+            }
+        });
+        // not fatal and never given up: the handover waits (and says so) until the watch works
+        deployment.exceptionHandler((started, error) -> {
+            String problem = error.getMessage();
+            if (!Objects.equals(problem, lastWatchProblem)) {
+                LOG.warnf("cannot watch Deployment %s (retrying; until it works no rollout hands the lease over to "
+                        + "the new revision, and in readiness gate mode such a rollout cannot finish; the operator "
+                        + "needs list and watch on deployments in its namespace): %s", name, problem);
+                lastWatchProblem = problem;
+            }
+            return true;
+        });
+        deployment.start();
+    }
+
     void onStop(@Observes ShutdownEvent event) {
+        if (deployment != null) {
+            deployment.close();
+        }
         if (checks != null) {
             checks.shutdownNow();
         }
@@ -87,14 +151,18 @@ public class RolloutHandover {
     }
 
     private void check() {
+        checkQueued.set(false);
         if (successor != null || lifecycle.shuttingDown()) {
+            return;
+        }
+        Deployment current = cachedDeployment();
+        if (current == null || rolloutFinished(current)) {
             return;
         }
         try {
             String self = leaderElection.get().getIdentity().orElseThrow();
-            Succession.Step step = Succession.next(lifecycle.leader(), self, revision(replicaSetName(), true),
-                    revision(settings.leaderElection().deploymentName().orElseThrow(), false), announcement(),
-                    Instant.now());
+            Succession.Step step = Succession.next(lifecycle.leader(), self, replicaSetRevision(),
+                    revision(current), announcement(), Instant.now());
             if (step instanceof Succession.Announce announce) {
                 announce(self, announce.revision());
             } else if (step instanceof Succession.HandOver handOver) {
@@ -119,15 +187,30 @@ public class RolloutHandover {
         }
     }
 
-    private String replicaSetName() {
-        return settings.leaderElection().deploymentName().orElseThrow() + "-"
-                + settings.leaderElection().podTemplateHash().orElseThrow();
+    /** The Deployment as last watched; null before the watch's first list, or when there is none. */
+    private Deployment cachedDeployment() {
+        var election = settings.leaderElection();
+        return deployment.getStore().getByKey(settings.namespace() + "/" + election.deploymentName().orElseThrow());
     }
 
-    private Long revision(String name, boolean replicaSet) {
-        HasMetadata object = replicaSet
-                ? client.apps().replicaSets().inNamespace(settings.namespace()).withName(name).get()
-                : client.apps().deployments().inNamespace(settings.namespace()).withName(name).get();
+    private static boolean rolloutFinished(Deployment d) {
+        DeploymentStatus status = d.getStatus();
+        return status != null && Succession.rolloutFinished(d.getMetadata().getGeneration() == null ? 0
+                : d.getMetadata().getGeneration(), status.getObservedGeneration(), d.getSpec().getReplicas(),
+                status.getReplicas(), status.getUpdatedReplicas());
+    }
+
+    /**
+     * Read fresh during a rollout, never cached: a rollback re-uses an older ReplicaSet and gives it
+     * the newest revision while its pods live.
+     */
+    private Long replicaSetRevision() {
+        var election = settings.leaderElection();
+        String name = election.deploymentName().orElseThrow() + "-" + election.podTemplateHash().orElseThrow();
+        return revision(client.apps().replicaSets().inNamespace(settings.namespace()).withName(name).get());
+    }
+
+    private static Long revision(HasMetadata object) {
         if (object == null || object.getMetadata().getAnnotations() == null) {
             return null;
         }

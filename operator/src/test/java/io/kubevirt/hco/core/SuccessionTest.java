@@ -68,4 +68,21 @@ class SuccessionTest {
         assertThat(Succession.next(true, "a", 1L, null, announced("b", 2, Duration.ZERO), NOW)).isInstanceOf(Stay.class);
         assertThat(Succession.next(false, "a", null, null, null, NOW)).isInstanceOf(Stay.class);
     }
+
+    @Test
+    void aRolloutIsFinishedOnlyWhenTheControllerSawTheSpecAndCountsOnlyCurrentReplicas() {
+        assertThat(Succession.rolloutFinished(3, 3L, 2, 2, 2)).isTrue();
+        // the spec changed and the controller has not seen it yet (a rollout may just have begun)
+        assertThat(Succession.rolloutFinished(4, 3L, 2, 2, 2)).isFalse();
+        // one pod of the new revision next to two old ones: an old one may lead
+        assertThat(Succession.rolloutFinished(4, 4L, 2, 3, 1)).isFalse();
+        // every new pod up, one old pod still counted
+        assertThat(Succession.rolloutFinished(4, 4L, 2, 3, 2)).isFalse();
+        // a status the controller has not written yet says nothing: maybe rolling
+        assertThat(Succession.rolloutFinished(1, null, 2, null, null)).isFalse();
+        // omitted counts are zero, an omitted spec.replicas is the API server's default of one
+        assertThat(Succession.rolloutFinished(1, 1L, 0, null, null)).isTrue();
+        assertThat(Succession.rolloutFinished(1, 1L, null, 1, 1)).isTrue();
+        assertThat(Succession.rolloutFinished(1, 1L, null, null, null)).isFalse();
+    }
 }

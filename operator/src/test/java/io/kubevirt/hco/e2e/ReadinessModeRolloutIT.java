@@ -69,6 +69,7 @@ class ReadinessModeRolloutIT {
         cluster.createHyperConverged(HyperConverged.SINGLETON_NAME);
         components = new ComponentSimulator(admin, NS, "1.0.0").watch();
         await().atMost(Duration.ofMinutes(2)).until(() -> upgradeable(cluster, "True", null));
+        noHandoverRequestsOnceRolledOut();
 
         // upgrade: the Deployment starts one 2.0.0 pod next to the two 1.0.0 ones and waits for it
         String oldLeader = leader();
@@ -110,6 +111,26 @@ class ReadinessModeRolloutIT {
         report("rolling restart (kubectl rollout restart) complete", start);
         await().atMost(Duration.ofSeconds(30)).until(() -> podNames().stream().noneMatch(before::contains));
         assertThat(upgradeable(cluster, "True", null)).isTrue();
+    }
+
+    /**
+     * Between rollouts neither replica reads its ReplicaSet or the successor's announcement, and
+     * the standby of the current revision does not announce itself: four renewals of the election
+     * Lease (every 4 s here) span two handover checks of each replica (every 5 s) at least.
+     */
+    private void noHandoverRequestsOnceRolledOut() throws Exception {
+        await().atMost(Duration.ofMinutes(1)).until(this::rolledOut);
+        Instant from = Instant.now();
+        await().atMost(Duration.ofMinutes(1)).until(() -> operatorRequestsSince(from).stream()
+                .filter(r -> "hco-operator-lock".equals(r.name()) && !"get".equals(r.verb())).count() >= 4);
+        assertThat(operatorRequestsSince(from)).as("the handover's requests while no rollout is under way")
+                .filteredOn(r -> "replicasets".equals(r.resource()) || "hco-operator-lock-successor".equals(r.name())
+                        || ("deployments".equals(r.resource()) && "get".equals(r.verb())))
+                .isEmpty();
+    }
+
+    private List<AuditLog.Write> operatorRequestsSince(Instant from) throws java.io.IOException {
+        return AuditLog.requestsBy(cluster.api.auditLog(), NS, "hco-operator", from);
     }
 
     private static void report(String what, Instant since) {
