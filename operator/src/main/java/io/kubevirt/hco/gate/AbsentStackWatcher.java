@@ -11,13 +11,13 @@ import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.GateDecision;
 import io.kubevirt.hco.core.GateInput;
 import io.kubevirt.hco.core.HyperConvergedObservation;
 import io.kubevirt.hco.snapshot.StackSnapshots;
+import io.kubevirt.hco.support.ChangeHandler;
 import io.kubevirt.hco.support.DaemonTimer;
 
 /**
@@ -75,28 +75,11 @@ public class AbsentStackWatcher {
     private void watchOperatorCondition(String name) {
         operatorConditionInformer = client.genericKubernetesResources(OperatorConditionWriter.DEFINITION)
                 .inNamespace(settings.namespace()).withField("metadata.name", name)
-                .inform(new ResourceEventHandler<>() {
-                    @Override
-                    public void onAdd(GenericKubernetesResource oc) {
-                        changed(oc);
-                    }
-
-                    @Override
-                    public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource oc) {
-                        changed(oc);
-                    }
-
-                    @Override
-                    public void onDelete(GenericKubernetesResource oc, boolean finalStateUnknown) {
+                .inform(ChangeHandler.<GenericKubernetesResource> of(oc -> {
+                    if (name.equals(oc.getMetadata().getName()) && !writer.saysWhatWasWritten(oc)) {
                         operatorConditionChanged();
                     }
-
-                    private void changed(GenericKubernetesResource oc) {
-                        if (name.equals(oc.getMetadata().getName()) && !writer.saysWhatWasWritten(oc)) {
-                            operatorConditionChanged();
-                        }
-                    }
-                });
+                }, gone -> operatorConditionChanged()));
         // not one of JOSDK's: its stop is not reported to the guard unless asked for
         var informer = operatorConditionInformer;
         informer.stopped().whenComplete((ignored, error) -> informerStopGuard.onStop(informer, error));

@@ -25,12 +25,12 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.kubevirt.hco.config.OperatorSettings;
 import io.kubevirt.hco.core.Succession;
 import io.kubevirt.hco.core.Succession.Announcement;
+import io.kubevirt.hco.support.ChangeHandler;
 import io.kubevirt.hco.support.DaemonTimer;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
@@ -94,34 +94,9 @@ public class RolloutHandover {
      */
     private void watchDeployment(String name) {
         deployment = client.apps().deployments().inNamespace(settings.namespace()).withName(name).runnableInformer(0);
-        deployment.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Deployment d) {
-                changed(d);
-            }
-
-            @Override
-            public void onUpdate(Deployment before, Deployment d) {
-                changed(d);
-            }
-
-            @Override
-            public void onDelete(Deployment d, boolean finalStateUnknown) {
-                // no Deployment, no revision to follow: leadership stays as elected
-            }
-
-            private void changed(Deployment d) {
-                lastWatchProblem = null;
-                // the controller writes its status several times a second during a rollout: one queued check is enough
-                if (!rolloutFinished(d) && checkQueued.compareAndSet(false, true)) {
-                    try {
-                        checks.execute(RolloutHandover.this::check);
-                    } catch (RejectedExecutionException stopping) {
-                        // shutting down: nothing to hand over any more
-                    }
-                }
-            }
-        });
+        // no Deployment, no revision to follow: a deletion changes nothing, leadership stays as elected
+        deployment.addEventHandler(ChangeHandler.of(this::deploymentChanged, gone -> {
+        }));
         // not fatal and never given up: the handover waits (and says so) until the watch works
         deployment.exceptionHandler((started, error) -> {
             String problem = error.getMessage();
@@ -134,6 +109,18 @@ public class RolloutHandover {
             return true;
         });
         deployment.start();
+    }
+
+    private void deploymentChanged(Deployment d) {
+        lastWatchProblem = null;
+        // the controller writes its status several times a second during a rollout: one queued check is enough
+        if (!rolloutFinished(d) && checkQueued.compareAndSet(false, true)) {
+            try {
+                checks.execute(this::check);
+            } catch (RejectedExecutionException stopping) {
+                // shutting down: nothing to hand over any more
+            }
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {

@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubevirt.hco.api.v1beta1.HyperConverged;
 import io.kubevirt.hco.components.ComponentCatalog;
@@ -16,6 +15,7 @@ import io.kubevirt.hco.components.ComponentResources;
 import io.kubevirt.hco.gate.OperatorConditionWriter;
 import io.kubevirt.hco.simulator.Cluster;
 import io.kubevirt.hco.simulator.ComponentSimulator;
+import io.kubevirt.hco.support.ChangeHandler;
 
 /**
  * Plays OLM's part, independently of the operator's code: creates the OperatorCondition for a CSV,
@@ -56,21 +56,9 @@ public final class OlmStandIn implements AutoCloseable {
         resources().resource(empty(name)).create();
         expectedVersionByCondition.put(name, version);
         // an informer, not a bare watch: it re-lists and re-watches across API server outages
-        informers.add(resources().withName(name).inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(GenericKubernetesResource resource) {
-                observe(resource);
-            }
-
-            @Override
-            public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource resource) {
-                observe(resource);
-            }
-
-            @Override
-            public void onDelete(GenericKubernetesResource resource, boolean unknownFinalState) {
-            }
-        }));
+        informers.add(resources().withName(name).inform(ChangeHandler.<GenericKubernetesResource> of(this::observe,
+                gone -> {
+                })));
     }
 
     private void observe(GenericKubernetesResource oc) {
