@@ -72,6 +72,11 @@ public class GatePublisher {
         return writePending;
     }
 
+    /** OLM's OperatorCondition, as last watched, carries what was last written (always, without OLM). */
+    public boolean operatorConditionUnchanged() {
+        return writer.watchedCopySaysWhatWasWritten();
+    }
+
     /**
      * What OLM reads goes first, the Event follows (bench: one API round trip less between a
      * component's change and OLM seeing it). A failed write is counted and retried by the caller's

@@ -208,9 +208,14 @@ public class GateService {
         return state.closedIfFrozen(change.apply(state.currentInput().at(lifecycle.now())));
     }
 
-    /** The OperatorCondition (as far as this process knows) already says True. */
+    /**
+     * The OperatorCondition already says True: this process published it, the write went through,
+     * and the watched copy still carries it. After someone emptied or edited it (OLM recreating it,
+     * an admin, a restore after an outage) writing True again is an opening like any other and is
+     * confirmed on fresh reads: the caches may not yet hold what changed meanwhile.
+     */
     private boolean openInOperatorCondition() {
-        return state.open() && !publisher.operatorConditionWritePending();
+        return state.open() && !publisher.operatorConditionWritePending() && publisher.operatorConditionUnchanged();
     }
 
     /**

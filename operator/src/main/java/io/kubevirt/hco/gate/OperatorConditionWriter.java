@@ -95,6 +95,19 @@ public class OperatorConditionWriter {
         return says(oc, lastUpgradeable) || says(oc, beingWritten);
     }
 
+    /**
+     * Whether OLM's OperatorCondition, as its informer last delivered it, still carries what this
+     * process wrote: false once someone deleted it, recreated it empty or edited it (and before the
+     * informer has a copy); true without an OperatorCondition (no OLM).
+     */
+    public boolean watchedCopySaysWhatWasWritten() {
+        if (!enabled()) {
+            return true;
+        }
+        GenericKubernetesResource oc = cachedCopy.get();
+        return oc != null && saysWhatWasWritten(oc);
+    }
+
     private static boolean says(GenericKubernetesResource oc, Map<?, ?> written) {
         if (written == null) {
             return false;

@@ -40,9 +40,12 @@ class GateServiceOpeningTest {
     io.kubevirt.hco.lifecycle.ProcessLifecycle lifecycle;
     final List<String> written = new ArrayList<>();
     int freshReads;
+    /** What the stub writer says of OLM's watched copy: still what was written, or changed by someone. */
+    static volatile boolean olmCopyUnchanged = true;
 
     @BeforeEach
     void gate() {
+        olmCopyUnchanged = true;
         lifecycle = new io.kubevirt.hco.lifecycle.ProcessLifecycle(settings(), java.time.Clock.fixed(NOW, java.time.ZoneOffset.UTC));
         gate = gateService(settings(), lifecycle, new QuietMetrics(), written::add);
     }
@@ -64,6 +67,11 @@ class GateServiceOpeningTest {
             @Override
             public boolean enabled() {
                 return true;
+            }
+
+            @Override
+            public boolean watchedCopySaysWhatWasWritten() {
+                return olmCopyUnchanged;
             }
 
             @Override
@@ -116,6 +124,19 @@ class GateServiceOpeningTest {
         assertThat(freshReads).as("already open: no fresh read").isOne();
         // an unchanged decision is re-asserted (the real writer compares with the live object)
         assertThat(written).containsExactly("False/Initializing", "True/AsExpected", "True/AsExpected");
+    }
+
+    @Test
+    void reassertingTrueIntoAnOperatorConditionSomeoneElseChangedIsConfirmedOnFreshReads() {
+        assertThat(gate.evaluate(converged(3), null, counted(() -> converged(3))).upgradeable()).isTrue();
+        // emptied while the API server was away, and the HyperConverged changed meanwhile: the pass
+        // the emptied copy wakes still has the old HyperConverged in its cache
+        olmCopyUnchanged = false;
+        GateDecision d = gate.evaluate(converged(3), null, counted(() -> converged(4)));
+        assertThat(freshReads).isEqualTo(2);
+        assertThat(d.upgradeable()).isFalse();
+        assertThat(d.reason()).isEqualTo(GateReason.HyperConvergedNotObserved);
+        assertThat(written).containsExactly("False/Initializing", "True/AsExpected", "False/HyperConvergedNotObserved");
     }
 
     @Test
