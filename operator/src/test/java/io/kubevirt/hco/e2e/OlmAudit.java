@@ -27,9 +27,12 @@ final class OlmAudit implements AutoCloseable {
             .withVersion("v1alpha1").withKind("ClusterServiceVersion").withPlural("clusterserviceversions")
             .withNamespaced(true).build();
 
-    /** One revision: a CSV's phase, or an OperatorCondition's Upgradeable condition and overrides. */
-    record Revision(long resourceVersion, String kind, String name, String action, String status, String reason,
-            String message, Object overrides, String truth) {
+    /**
+     * One revision: a CSV's phase, or an OperatorCondition's Upgradeable condition and overrides;
+     * {@code uid} tells an object from one of the same name created after it was deleted.
+     */
+    record Revision(long resourceVersion, String kind, String name, String uid, String action, String status,
+            String reason, String message, Object overrides, String truth) {
         @Override
         public String toString() {
             return resourceVersion + " " + kind + "/" + name + " " + action + " " + status + " " + reason + " ["
@@ -101,7 +104,7 @@ final class OlmAudit implements AutoCloseable {
     private void add(GenericKubernetesResource r, String kind, Watcher.Action action, String status, String reason,
             String message, Object overrides) {
         revisions.add(new Revision(Long.parseLong(r.getMetadata().getResourceVersion()), kind, r.getMetadata().getName(),
-                action.name(), status, reason, message, overrides, null));
+                r.getMetadata().getUid(), action.name(), status, reason, message, overrides, null));
     }
 
     /**
@@ -125,7 +128,7 @@ final class OlmAudit implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         return revisions.stream().filter(which).sorted(java.util.Comparator.comparingLong(Revision::resourceVersion))
-                .map(r -> new Revision(r.resourceVersion(), r.kind(), r.name(), r.action(), r.status(), r.reason(),
+                .map(r -> new Revision(r.resourceVersion(), r.kind(), r.name(), r.uid(), r.action(), r.status(), r.reason(),
                         r.message(), r.overrides(), truthAt.apply(stack, r.resourceVersion())))
                 .toList();
     }
