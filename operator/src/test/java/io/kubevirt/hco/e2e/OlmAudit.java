@@ -33,6 +33,10 @@ final class OlmAudit implements AutoCloseable {
      */
     record Revision(long resourceVersion, String kind, String name, String uid, String action, String status,
             String reason, String message, Object overrides, String truth) {
+        Revision withTruth(String truthThen) {
+            return new Revision(resourceVersion, kind, name, uid, action, status, reason, message, overrides, truthThen);
+        }
+
         @Override
         public String toString() {
             return resourceVersion + " " + kind + "/" + name + " " + action + " " + status + " " + reason + " ["
@@ -128,8 +132,7 @@ final class OlmAudit implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         return revisions.stream().filter(which).sorted(java.util.Comparator.comparingLong(Revision::resourceVersion))
-                .map(r -> new Revision(r.resourceVersion(), r.kind(), r.name(), r.uid(), r.action(), r.status(), r.reason(),
-                        r.message(), r.overrides(), truthAt.apply(stack, r.resourceVersion())))
+                .map(r -> r.withTruth(truthAt.apply(stack, r.resourceVersion())))
                 .toList();
     }
 
