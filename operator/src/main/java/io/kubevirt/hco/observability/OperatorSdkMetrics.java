@@ -1,30 +1,28 @@
 package io.kubevirt.hco.observability;
 
-import java.util.function.Consumer;
-
-import jakarta.inject.Inject;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkiverse.operatorsdk.runtime.api.ConfigurationServiceCustomizer;
 
 /**
- * Hands the operator SDK its reconcile metrics ({@code reconciliations_*}) built on the registry
- * itself. The extension's own provider is a meter binder whose metrics stay a no-op until
- * Micrometer binds it, and the SDK takes them once at start-up: whether they were real depended on
- * an order of start-up steps that nothing declares (dropping an unrelated extension reversed it).
+ * The operator SDK's reconcile metrics ({@code reconciliations_*}), built on the registry itself.
+ * The extension's own producer returns the SDK's no-op metrics until Micrometer has bound its
+ * provider, and the SDK's configuration takes them once at start-up: whether they were real
+ * depended on an order of start-up steps that nothing declares (dropping an unrelated extension
+ * reversed it). This producer takes precedence over the extension's.
  */
-@Singleton
-@io.quarkus.arc.Unremovable
-public class OperatorSdkMetrics implements ConfigurationServiceCustomizer {
+public class OperatorSdkMetrics {
 
-    @Inject
-    MeterRegistry registry;
-
-    @Override
-    public Consumer<ConfigurationServiceOverrider> overrider() {
-        return overrider -> overrider.withMetrics(MicrometerMetricsV2.newBuilder(registry).build());
+    @Produces
+    @Singleton
+    @Alternative
+    @Priority(1)
+    Metrics operatorSdkMetrics(MeterRegistry registry) {
+        return MicrometerMetricsV2.newBuilder(registry).build();
     }
 }
