@@ -51,8 +51,6 @@ public final class BenchMain {
     /** Which parts to run (comma-separated), e.g. -Dbench.parts=baseline,startup to iterate on one. */
     static final List<String> PARTS = List.of(System.getProperty("bench.parts",
             "baseline,startup,reaction,writes,scale,churn,core").split(","));
-    static final Pattern RECONCILES = Pattern.compile(
-            "(?m)^\\S*reconciliations_started_total\\{[^}]*controller_name=\"hyperconverged\"[^}]*\\} (\\S+)$");
     /** A native executable to measure beside the JVM (start-up and churn), e.g. -Dbench.native=operator/target/hco-operator. */
     static final Optional<Path> NATIVE = Optional.ofNullable(System.getProperty("bench.native"))
             .filter(p -> !p.isBlank()).map(Path::of);
@@ -464,13 +462,7 @@ public final class BenchMain {
     }
 
     long reconciles() {
-        String metrics = operator.metrics();
-        Matcher m = RECONCILES.matcher(metrics);
-        double sum = 0;
-        while (m.find()) {
-            sum += Double.parseDouble(m.group(1));
-        }
-        return (long) sum;
+        return OperatorProcess.reconcilesStarted(operator.metrics());
     }
 
     // ---- 7. scale: unrelated objects of the watched kinds changing ----

@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The built operator running as its own process (the jar on its own JVM, or the native executable:
@@ -162,6 +164,20 @@ public final class OperatorProcess implements PodProcess {
     public String metrics() {
         String answer = get("/q/metrics", null);
         return status(answer) == 200 ? answer.substring(4) : "";
+    }
+
+    /** One series of JOSDK's reconcile counter for the HyperConverged controller (operations.md). */
+    static final Pattern RECONCILES_STARTED = Pattern.compile(
+            "(?m)^\\S*reconciliations_started_total\\{[^}]*controller_name=\"hyperconverged\"[^}]*\\} (\\S+)$");
+
+    /** The reconciles JOSDK counted as started, summed over the counter's series of a metrics page (0 when it has none). */
+    public static long reconcilesStarted(String metrics) {
+        Matcher m = RECONCILES_STARTED.matcher(metrics);
+        double sum = 0;
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(1));
+        }
+        return (long) sum;
     }
 
     /** The liveness answer as "status body", for diagnosing a failure. */
