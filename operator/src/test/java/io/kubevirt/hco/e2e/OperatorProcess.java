@@ -168,7 +168,7 @@ public final class OperatorProcess implements PodProcess {
 
     /** One series of JOSDK's reconcile counter for the HyperConverged controller (operations.md). */
     static final Pattern RECONCILES_STARTED = Pattern.compile(
-            "(?m)^\\S*reconciliations_started_total\\{[^}]*controller_name=\"hyperconverged\"[^}]*\\} (\\S+)$");
+            "(?m)^reconciliations_started_total\\{[^}]*controller_name=\"hyperconverged\"[^}]*\\} (\\S+)$");
 
     /** The reconciles JOSDK counted as started, summed over the counter's series of a metrics page (0 when it has none). */
     public static long reconcilesStarted(String metrics) {
